@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Statehouse",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "statehouse", targets: ["StatehouseCLI"]),
+        .library(name: "StatehouseCore", targets: ["StatehouseCore"]),
+        .library(name: "StatehouseServer", targets: ["StatehouseServer"]),
+    ],
+    targets: [
+        // C libraries from Debian, each behind a thin shim (scripts/bootstrap installs them).
+        .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
+        .systemLibrary(name: "CLLHTTP", pkgConfig: "libllhttp", providers: [.apt(["libllhttp-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // The reducer runtime: stores, effects, observers. No networking.
+        .target(name: "StatehouseCore", swiftSettings: strict),
+        // libuv event loop, TCP and the one thread-safe door into the loop.
+        .target(name: "UVLoop", dependencies: ["CLibUV"], swiftSettings: strict),
+        // HTTP/1.1 request parsing (llhttp) and response encoding.
+        .target(name: "HTTP1", dependencies: ["CLLHTTP"], swiftSettings: strict),
+        // RFC 6455 framing, handshake and UTF-8 validation.
+        .target(name: "WebSocket", dependencies: ["CCrypto"], swiftSettings: strict),
+        // The HTTP/WebSocket API over named stores.
+        .target(
+            name: "StatehouseServer",
+            dependencies: ["StatehouseCore", "UVLoop", "HTTP1", "WebSocket"],
+            swiftSettings: strict
+        ),
+        // Demo reducers shipped in the default executable.
+        .target(name: "DemoReducers", dependencies: ["StatehouseCore", "StatehouseServer"], swiftSettings: strict),
+        .executableTarget(
+            name: "StatehouseCLI",
+            dependencies: ["StatehouseServer", "DemoReducers"],
+            swiftSettings: strict
+        ),
+
+        // Test clients on plain POSIX sockets, independent of the server's own transport code.
+        .target(name: "StatehouseTestClients", dependencies: ["CCrypto"], swiftSettings: strict),
+        .testTarget(name: "StatehouseCoreTests", dependencies: ["StatehouseCore"], swiftSettings: strict),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], swiftSettings: strict),
+        .testTarget(
+            name: "StatehouseServerTests",
+            dependencies: ["StatehouseServer", "DemoReducers", "StatehouseTestClients", "StatehouseCore"],
+            swiftSettings: strict
+        ),
+    ]
+)

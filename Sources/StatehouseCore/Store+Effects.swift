@@ -1,0 +1,79 @@
+/// Starting effects on the actor: the synchronous, top-level half of the interpreter.
+///
+/// A reduce's effect is interpreted right away, on the actor, as far as that is possible without
+/// waiting: `.none`, `.just`, `.cancel`, `.merge` and `.cancellable` are handled here, so a
+/// top-level cancel (or cancel-in-flight) takes effect during the reduce that returned it. Work that
+/// must wait (`.single`, `.sequence`, `.concat`) becomes a task owned by the store, running the
+/// asynchronous half (`perform(_:in:)`, in `Store+Interpreter.swift`) under its own run.
+extension Store {
+    /// Interprets `effect` synchronously under `parent` (`nil` = a new top-level run where needed).
+    func start(_ effect: Effect<R.Action>, parent: RunID?) {
+        switch effect.operation {
+        case .none:
+            return
+        case .just(let action):
+            guard let parent else {
+                push(Envelope(action: action, origin: nil, holdsRun: false, completion: nil))
+                return
+            }
+            guard retain(parent) else { return }
+            push(Envelope(action: action, origin: parent, holdsRun: true, completion: nil))
+        case .cancel(let effectID):
+            cancel(effectID)
+        case .merge(let children):
+            for child in children {
+                start(child, parent: parent)
+            }
+        case .cancellable(let inner, let effectID, let cancelInFlight):
+            if cancelInFlight {
+                cancel(effectID)
+            }
+            if let parent, !isLive(parent) { return }
+            let run = makeRun(parent: parent, effectID: effectID, pending: 1)
+            start(inner, parent: run)
+            release(run)
+        case .single, .sequence, .concat:
+            if let parent, !isLive(parent) { return }
+            let run = makeRun(parent: parent, effectID: nil, pending: 1)
+            tasks[run] = launch(effect, in: run)
+        }
+    }
+
+    /// Starts a task run for `inner` registered under `effectID`, nested in `parent`; used by the
+    /// asynchronous interpreter for a `.cancellable` inside a running effect.
+    ///
+    /// - Returns: The task to await, or `nil` if `parent` was cancelled meanwhile.
+    func startCancellableTask(
+        _ inner: Effect<R.Action>,
+        parent: RunID,
+        effectID: EffectID,
+        cancelInFlight: Bool
+    ) -> Task<Void, Never>? {
+        if cancelInFlight {
+            cancel(effectID)
+        }
+        guard isLive(parent) else { return nil }
+        let run = makeRun(parent: parent, effectID: effectID, pending: 1)
+        let task = launch(inner, in: run)
+        tasks[run] = task
+        return task
+    }
+
+    /// Creates the task that performs `effect` under `run`; the task forgets itself and releases
+    /// the run's task hold when done.
+    ///
+    /// `nonisolated` so the task body is not isolated to the actor: effect work runs on the global
+    /// concurrent executor and only hops to the actor for bookkeeping.
+    nonisolated func launch(_ effect: Effect<R.Action>, in run: RunID) -> Task<Void, Never> {
+        Task {
+            await self.perform(effect, in: run)
+            await self.taskEnded(run)
+        }
+    }
+
+    /// Bookkeeping when the task of `run` has finished (normally or after cancellation).
+    func taskEnded(_ run: RunID) {
+        tasks[run] = nil
+        release(run)
+    }
+}

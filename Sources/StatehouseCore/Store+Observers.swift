@@ -1,0 +1,79 @@
+extension Store {
+    /// An observer callback; returns `false` when it wants to be removed.
+    typealias Observer = @Sendable (Snapshot<R.State>) -> Bool
+
+    /// Registers a synchronous observer, atomically with reading the current snapshot.
+    ///
+    /// `onChange` is not called for the returned snapshot; it is called for every later distinct
+    /// state, once per version, in version order, on the store's actor inside the reduce path.
+    /// Keep it cheap and non-blocking (for example: yield into a stream, write into a buffer).
+    ///
+    /// - Parameter onChange: Receives each new snapshot.
+    /// - Returns: The snapshot at registration, and the token for ``removeObserver(_:)``.
+    public func observe(
+        _ onChange: @escaping @Sendable (Snapshot<R.State>) -> Void
+    ) -> (current: Snapshot<R.State>, token: ObservationToken) {
+        let token = addObserver { snapshot in
+            onChange(snapshot)
+            return true
+        }
+        return (snapshot, token)
+    }
+
+    /// Removes an observer; after this returns it is not called again. Unknown tokens are ignored.
+    ///
+    /// - Parameter token: The token returned by ``observe(_:)``.
+    public func removeObserver(_ token: ObservationToken) {
+        observers[token] = nil
+    }
+
+    /// A stream of this store's snapshots for one consumer: first the current snapshot, then every
+    /// distinct state in version order.
+    ///
+    /// Buffering is `.bufferingNewest(1)`: a consumer that falls behind skips intermediate states
+    /// but always receives the newest one, so it ends on the latest state; a consumer that never
+    /// reads holds at most one snapshot. The stream has its own observer; when the consumer stops
+    /// iterating (the iterating task is cancelled, or the stream is dropped) the observer is removed.
+    /// The stream does not finish on its own.
+    ///
+    /// - Returns: A new stream; each call makes an independent one.
+    public func states() -> AsyncStream<Snapshot<R.State>> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Snapshot<R.State>.self,
+            bufferingPolicy: .bufferingNewest(1)
+        )
+        continuation.yield(snapshot)
+        let token = addObserver { snapshot in
+            if case .terminated = continuation.yield(snapshot) { return false }
+            return true
+        }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            Task { await self.removeObserver(token) }
+        }
+        return stream
+    }
+
+    /// The number of registered observers, including those behind ``states()`` streams.
+    package var observerCount: Int {
+        observers.count
+    }
+
+    private func addObserver(_ observer: @escaping Observer) -> ObservationToken {
+        nextObservationID += 1
+        let token = ObservationToken(rawValue: nextObservationID)
+        observers[token] = observer
+        return token
+    }
+
+    /// Calls every observer with `snapshot`; removes those that asked to be removed.
+    func notifyObservers(_ snapshot: Snapshot<R.State>) {
+        var finished: [ObservationToken] = []
+        for (token, observer) in observers where !observer(snapshot) {
+            finished.append(token)
+        }
+        for token in finished {
+            observers[token] = nil
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// One store: a state, its reducer, a FIFO mailbox of actions, a version, observers, and the effects
+/// it owns.
+///
+/// ```
+///  enqueue/send (any thread) ──► mailbox (NSLock, FIFO) ──► drain on the actor:
+///      for each action: drop if its effect run was cancelled; reduce; bump version if the state
+///      changed and call observers; start the returned effect; call the action's completion
+///  effects (tasks owned by the store) ──► Send ──► mailbox
+/// ```
+///
+/// Guarantees:
+/// - **FIFO.** Actions are reduced one at a time, strictly in the order they were enqueued, across
+///   all threads; actions produced by effects go through the same mailbox.
+/// - **Versions.** ``version`` starts at `0` and grows by exactly `1` per reduce that leaves the
+///   state different (`!=`) from before. A reduce that leaves an equal state changes nothing and
+///   notifies nobody.
+/// - **Observers** (``observe(_:)``, ``states()``) see every distinct state in version order.
+/// - **Cancellation is exact.** Once a ``Effect/cancel(_:)`` has been interpreted, no action
+///   produced by the cancelled runs is reduced, even one already in the mailbox.
+///
+/// ## Thread safety
+/// An actor. State, version, observers and effect bookkeeping are isolated to it. ``enqueue(_:completion:)``
+/// and ``send(_:)`` are `nonisolated`: they append to a lock-protected (NSLock) mailbox and return
+/// (or suspend) without hopping onto the actor; the actor drains the mailbox. Reducers and observer
+/// callbacks run on the actor, inside the drain, so they must be fast and must not block.
+public actor Store<R: Reducer> {
+    /// The number of distinct states since creation; starts at `0`, +1 per changing reduce.
+    public internal(set) var version: UInt64 = 0
+    /// The current state.
+    public internal(set) var state: R.State
+
+    let reducer: R
+    let name: String
+    let logger: (@Sendable (String) -> Void)?
+    let mailbox = Mailbox<Envelope>()
+
+    var observers: [ObservationToken: Observer] = [:]
+    var nextObservationID: UInt64 = 0
+
+    var runs: [RunID: RunRecord] = [:]
+    var runsByEffectID: [EffectID: Set<RunID>] = [:]
+    var tasks: [RunID: Task<Void, Never>] = [:]
+    var nextRunID: UInt64 = 0
+    var isStarted = false
+    var droppedActions = 0
+
+    /// Creates a store. Nothing runs until actions arrive; ``Reducer/bind()`` runs at ``start()``.
+    ///
+    /// - Parameters:
+    ///   - reducer: The logic.
+    ///   - state: The initial state (version `0`).
+    ///   - name: Names the store in log lines.
+    ///   - logger: Receives one line per effect error that has no `catch:` handler. `nil` writes
+    ///     the line to standard error.
+    public init(
+        reducer: R,
+        state: R.State,
+        name: String = "store",
+        logger: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.reducer = reducer
+        self.state = state
+        self.name = name
+        self.logger = logger
+    }
+
+    /// The current state and version, read together.
+    public var snapshot: Snapshot<R.State> {
+        Snapshot(version: version, state: state)
+    }
+
+    /// Starts the reducer's ``Reducer/bind()`` effect. Idempotent: only the first call does anything.
+    public func start() {
+        guard !isStarted else { return }
+        isStarted = true
+        start(reducer.bind(), parent: nil)
+    }
+
+    /// The number of effect tasks still running (including cancelled ones not yet unwound).
+    ///
+    /// For tests and metrics. Actions enqueued directly by ``Effect/just(_:)`` use no task.
+    public var runningEffectCount: Int {
+        tasks.count
+    }
+
+    /// The number of effect-produced actions dropped at reduce time because their run had been
+    /// cancelled (for tests; a `Send` from an already-cancelled task enqueues nothing and is not counted).
+    package var droppedActionCount: Int {
+        droppedActions
+    }
+
+    /// Writes one line to the logger, or to standard error without one.
+    nonisolated func log(_ line: String) {
+        if let logger {
+            logger(line)
+        } else {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import StatehouseCore
+
+/// A one-shot gate: `wait()` suspends until `open()` has been called (before or after).
+final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func open() {
+        lock.lock()
+        isOpen = true
+        let pending = waiters
+        waiters = []
+        lock.unlock()
+        for waiter in pending { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if isOpen {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+}
+
+/// A thread-safe append-only list.
+final class Recorder<Element: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var elements: [Element] = []
+
+    func append(_ element: Element) {
+        lock.lock()
+        elements.append(element)
+        lock.unlock()
+    }
+
+    var values: [Element] {
+        lock.lock()
+        defer { lock.unlock() }
+        return elements
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+func eventually(
+    timeout: Duration = .seconds(5),
+    _ condition: () async -> Bool
+) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !(await condition()) {
+        if ContinuousClock.now > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+}
+
+/// Waits until the store has no running effect task and no live run.
+func settle<R: Reducer>(_ store: Store<R>) async -> Bool {
+    await eventually {
+        let counts = await store.runBookkeepingCounts
+        let running = await store.runningEffectCount
+        return running == 0 && counts.runs == 0 && counts.effectIDs == 0
+    }
+}
+
+/// A reducer whose effects come from a closure, so each test writes its own script.
+///
+/// `.event` appends to `events`, `.tick` increments `ticks`, `.trigger`/`.spawn` change nothing;
+/// every action then gets the effect `script(action)`.
+struct Script: Reducer {
+    struct State: Equatable, Sendable {
+        var events: [String] = []
+        var ticks = 0
+    }
+
+    enum Action: Sendable, Equatable {
+        case trigger(String)
+        case spawn(Int)
+        case event(String)
+        case tick
+    }
+
+    var script: @Sendable (Action) -> Effect<Action> = { _ in .none }
+    var onBind: @Sendable () -> Effect<Action> = { .none }
+
+    func reduce(state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .event(let name): state.events.append(name)
+        case .tick: state.ticks += 1
+        case .trigger, .spawn: break
+        }
+        return script(action)
+    }
+
+    func bind() -> Effect<Action> { onBind() }
+}
+
+/// A reducer without effects for ordering, versioning and observer tests.
+struct Tally: Reducer {
+    struct State: Equatable, Sendable {
+        var count = 0
+        var last = 0
+        var outOfOrder = 0
+        var value = 0
+    }
+
+    enum Action: Sendable {
+        case increment
+        /// Records a sequence number; counts any number not greater than the previous one.
+        case record(Int)
+        /// Sets `value` (an equal value leaves the state unchanged).
+        case set(Int)
+    }
+
+    func reduce(state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .increment:
+            state.count += 1
+        case .record(let number):
+            if number <= state.last { state.outOfOrder += 1 }
+            state.last = number
+            state.count += 1
+        case .set(let value):
+            state.value = value
+        }
+        return .none
+    }
+}
+
+struct TestError: Error, CustomStringConvertible {
+    let description: String
+}

@@ -1,0 +1,52 @@
+/// The fields of a message in arrival order, with case-insensitive lookup (RFC 9110 §5.1–§5.3).
+///
+/// Repeated names stay as separate entries; ``values(_:)`` returns all of them in order, which is how a
+/// comma-separated list split across lines should be read (RFC 9110 §5.3).
+public struct HTTPFields: Sendable, Equatable, Sequence {
+    private var storage: [HTTPField]
+
+    /// Creates a field list.
+    ///
+    /// - Parameter fields: The fields in the order they should be kept.
+    public init(_ fields: [HTTPField] = []) {
+        storage = fields
+    }
+
+    /// The number of field lines (a repeated name counts once per line).
+    public var count: Int { storage.count }
+
+    /// The value of the first field called `name` (ASCII case-insensitive), or `nil` when there is none.
+    public subscript(name: String) -> String? {
+        storage.first { asciiCaseInsensitiveEqual($0.name.utf8, name.utf8) }?.value
+    }
+
+    /// Every value of the fields called `name` (ASCII case-insensitive), in arrival order; empty when absent.
+    public func values(_ name: String) -> [String] {
+        storage.compactMap { asciiCaseInsensitiveEqual($0.name.utf8, name.utf8) ? $0.value : nil }
+    }
+
+    /// Whether any value of `name`, read as a comma-separated list, holds `token`.
+    ///
+    /// Elements are trimmed of spaces and horizontal tabs and compared ASCII case-insensitively, so
+    /// `containsToken("upgrade", in: "Connection")` is true for `Connection: keep-alive, Upgrade`
+    /// (RFC 9110 §5.6.1 list syntax, §7.6.1 Connection).
+    public func containsToken(_ token: String, in name: String) -> Bool {
+        let wanted = trimmingOWS(token.utf8)
+        for field in storage where asciiCaseInsensitiveEqual(field.name.utf8, name.utf8) {
+            for element in field.value.utf8.split(separator: UInt8(ascii: ",")) {
+                if asciiCaseInsensitiveEqual(trimmingOWS(element), wanted) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Appends a field at the end.
+    mutating func append(_ field: HTTPField) {
+        storage.append(field)
+    }
+
+    /// An iterator over the fields in arrival order.
+    public func makeIterator() -> IndexingIterator<[HTTPField]> {
+        storage.makeIterator()
+    }
+}

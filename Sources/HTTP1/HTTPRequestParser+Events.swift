@@ -1,0 +1,84 @@
+/// The Swift side of each llhttp callback (called from `HTTPRequestParser+Callbacks.swift`).
+extension HTTPRequestParser {
+    /// A new request starts: clear the previous one's state.
+    func messageBegan() -> CallbackVerdict {
+        message = RequestAccumulator()
+        isMidMessage = true
+        return .proceed
+    }
+
+    /// A piece of the request line or a field; counts it against the head limit (431) and keeps it.
+    func headData(_ kind: HeadSpan, _ bytes: UnsafeBufferPointer<UInt8>) -> CallbackVerdict {
+        message.headBytes += bytes.count
+        guard message.headBytes <= limits.maxHeaderBytes else {
+            pendingFailure = .headerTooLarge(limit: limits.maxHeaderBytes)
+            return .fail
+        }
+        switch kind {
+        case .method: break  // named from llhttp's method number at headers-complete
+        case .target: message.target.append(contentsOf: bytes)
+        case .version: message.version.append(contentsOf: bytes)
+        case .fieldName: message.fieldName.append(contentsOf: bytes)
+        case .fieldValue: message.fieldValue.append(contentsOf: bytes)
+        }
+        return .proceed
+    }
+
+    /// The version is known: only HTTP/1.x goes on (505 otherwise, RFC 9110 §15.6.6).
+    func versionComplete(major: Int) -> CallbackVerdict {
+        guard major == 1 else {
+            pendingFailure = .versionNotSupported(String(decoding: message.version, as: UTF8.self))
+            return .fail
+        }
+        return .proceed
+    }
+
+    /// A field line is complete.
+    func fieldComplete() -> CallbackVerdict {
+        message.commitField()
+        return .proceed
+    }
+
+    /// The head is complete: build it, and refuse a declared body over the limit before reading it (413).
+    func headersComplete(
+        method: String, versionMajor: Int, versionMinor: Int, contentLength: UInt64
+    ) -> CallbackVerdict {
+        guard contentLength <= UInt64(max(limits.maxBodyBytes, 0)) else {
+            pendingFailure = .declaredBodyTooLarge(length: contentLength, limit: limits.maxBodyBytes)
+            return .fail
+        }
+        message.head = HTTPRequest(
+            method: method,
+            target: String(decoding: message.target, as: UTF8.self),
+            versionMajor: versionMajor,
+            versionMinor: versionMinor,
+            fields: message.fields)
+        return .proceed
+    }
+
+    /// A piece of the (de-chunked) body; a body growing over the limit fails with 413.
+    func bodyData(_ bytes: UnsafeBufferPointer<UInt8>) -> CallbackVerdict {
+        guard message.body.count + bytes.count <= limits.maxBodyBytes else {
+            pendingFailure = .chunkedBodyTooLarge(limit: limits.maxBodyBytes)
+            return .fail
+        }
+        message.body.append(contentsOf: bytes)
+        return .proceed
+    }
+
+    /// The request is complete: queue it, or hold it for the upgrade hand-off, or stop after a last request.
+    func messageComplete(keepAlive: Bool, upgrade: Bool) -> CallbackVerdict {
+        guard var request = message.head else { return .fail }
+        request.body = message.body
+        request.keepAlive = keepAlive
+        request.isUpgrade = upgrade
+        message = RequestAccumulator()
+        isMidMessage = false
+        if upgrade {
+            pendingUpgrade = request
+            return .proceed
+        }
+        completed.append(.request(request))
+        return keepAlive ? .proceed : .pause
+    }
+}

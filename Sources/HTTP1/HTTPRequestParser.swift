@@ -1,0 +1,94 @@
+private import CLLHTTP
+
+/// Incremental HTTP/1.x request parser: llhttp in strict mode (no lenient flags), plus size limits
+/// (RFC 9112).
+///
+/// Feed it whatever bytes arrived on a connection; it returns the requests they complete, in order, and
+/// keeps partial state between calls. Spans split across feeds (target, field names and values, body) are
+/// accumulated, so every split of the same input gives the same events.
+///
+/// The parser is finished after an ``HTTPParseEvent/upgrade(_:leftover:)`` or
+/// ``HTTPParseEvent/failure(_:)`` event, after a request whose ``HTTPRequest/keepAlive`` is false (the
+/// connection carries nothing more; RFC 9112 §9.6), and after ``finish()``. A finished parser ignores
+/// input and returns `[]`.
+///
+/// ## Thread safety
+/// Not thread-safe; owned by one connection and used on its event-loop thread.
+public final class HTTPRequestParser {
+    /// The limits every request is checked against.
+    let limits: HTTPParserLimits
+    /// llhttp's state, at a stable heap address (llhttp keeps pointers into the Swift callbacks' context).
+    private let parser: UnsafeMutablePointer<llhttp_t>
+    /// The request in progress.
+    var message = RequestAccumulator()
+    /// Requests completed during the current `feed`, in order.
+    var completed: [HTTPParseEvent] = []
+    /// The failure a callback recorded before telling llhttp to stop.
+    var pendingFailure: HTTPParseFailure?
+    /// The upgrade request completed by the current `feed` (llhttp then returns `HPE_PAUSED_UPGRADE`).
+    var pendingUpgrade: HTTPRequest?
+    /// Whether the parser has stopped for good.
+    private var isDone = false
+
+    /// True once any byte of a not-yet-complete request has been seen (blank lines between requests
+    /// do not count); false again when it completes.
+    public internal(set) var isMidMessage = false
+
+    /// Creates a parser for one connection.
+    ///
+    /// - Parameter limits: The head and body size limits, in bytes.
+    public init(limits: HTTPParserLimits) {
+        self.limits = limits
+        parser = UnsafeMutablePointer<llhttp_t>.allocate(capacity: 1)
+        llhttp_init(parser, HTTP_REQUEST, requestParserSettings.assumingMemoryBound(to: llhttp_settings_t.self))
+        parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        parser.deallocate()
+    }
+
+    /// Parses the next bytes of the connection.
+    ///
+    /// - Parameter bytes: Bytes as received; they need to stay valid only for the call.
+    /// - Returns: Events completed by these bytes, in order (several for pipelined requests). After
+    ///   `.upgrade` or `.failure` the parser is done: later input returns `[]`.
+    public func feed(_ bytes: UnsafeRawBufferPointer) -> [HTTPParseEvent] {
+        guard !isDone, let base = bytes.baseAddress, !bytes.isEmpty else { return [] }
+        let start = base.assumingMemoryBound(to: CChar.self)
+        let status = llhttp_execute(parser, start, bytes.count)
+        var events = completed
+        completed = []
+        if status == HPE_OK { return events }
+        isDone = true
+        if status == HPE_PAUSED_UPGRADE, let request = pendingUpgrade {
+            let consumed = llhttp_get_error_pos(parser).map { $0 - start } ?? bytes.count
+            events.append(.upgrade(request, leftover: Array(bytes[consumed...])))
+        } else if status != HPE_PAUSED {
+            events.append(.failure(failure(for: status)))
+        }
+        return events
+    }
+
+    /// Reports that the peer closed its side of the connection.
+    ///
+    /// - Returns: A `.failure` (400) if a request was partly received, else `[]`. The parser is done afterwards.
+    public func finish() -> [HTTPParseEvent] {
+        guard !isDone else { return [] }
+        isDone = true
+        return isMidMessage ? [.failure(.truncated)] : []
+    }
+
+    /// The failure for an llhttp error: the one a callback recorded, 505 for a version llhttp rejected
+    /// whose major is not 1, or 400 with llhttp's reason.
+    private func failure(for status: llhttp_errno_t) -> HTTPParseFailure {
+        if let pendingFailure { return pendingFailure }
+        if status == HPE_INVALID_VERSION, let major = message.version.first,
+            major != UInt8(ascii: "1"), major &- UInt8(ascii: "0") < 10
+        {
+            return .versionNotSupported(String(decoding: message.version, as: UTF8.self))
+        }
+        let reason = llhttp_get_error_reason(parser).map { String(cString: $0) }
+        return .badRequest(reason: reason ?? String(cString: llhttp_errno_name(status)))
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+internal import CLibUV
+
+/// A libuv event loop running on a thread of its own.
+///
+/// Every handle of the loop (listeners, connections, timers) is used only on the loop's thread. Other threads reach
+/// the loop through one door, ``execute(_:)``: a lock-protected job queue plus `uv_async_send`, whose wake-ups libuv
+/// coalesces, so each wake-up drains the whole queue in order.
+///
+/// ## Thread safety
+/// ``execute(_:)``, ``isInLoop`` and ``stop()`` may be called from any thread; everything else about the loop's
+/// handles is confined to the loop thread.
+public final class EventLoop: @unchecked Sendable {
+    let uvLoop: UnsafeMutablePointer<uv_loop_t>
+    private let door: UnsafeMutablePointer<uv_async_t>
+    private let lock = NSLock()
+    private var jobs: [@Sendable () -> Void] = []
+    private var loopThread: pthread_t?
+    private let finished = DispatchSemaphore(value: 0)
+    /// One read buffer for every connection of the loop: reads are handed out synchronously and consumers copy
+    /// what they keep, so sharing it is safe on the single loop thread.
+    let readBuffer = UnsafeMutableRawPointer.allocate(byteCount: EventLoop.readBufferSize, alignment: 16)
+    static let readBufferSize = 65536
+    private var state: State = .created
+
+    private enum State { case created, running, stopping, stopped }
+
+    /// Creates the loop and its door. Call ``start()`` to run it.
+    /// - Throws: `UVError` when libuv cannot initialise the loop.
+    public init() throws(UVError) {
+        uvLoop = .allocate(capacity: 1)
+        door = .allocate(capacity: 1)
+        try UVError.check(uv_loop_init(uvLoop), "uv_loop_init")
+        try UVError.check(uv_async_init(uvLoop, door) { handle in
+            guard let raw = handle?.pointee.data else { return }
+            Unmanaged<EventLoop>.fromOpaque(raw).takeUnretainedValue().runJobs()
+        }, "uv_async_init")
+        door.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        door.deallocate()
+        uvLoop.deallocate()
+        readBuffer.deallocate()
+    }
+
+    /// Starts the loop thread. The loop runs until ``stop()``.
+    public func start() {
+        lock.withLock {
+            precondition(state == .created, "EventLoop.start() called twice")
+            state = .running
+        }
+        let thread = Thread { [self] in
+            lock.withLock { loopThread = pthread_self() }
+            uv_run(uvLoop, UV_RUN_DEFAULT)
+            uv_loop_close(uvLoop)
+            lock.withLock { state = .stopped }
+            finished.signal()
+        }
+        thread.name = "statehouse-loop"
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Runs `job` on the loop thread, after every job enqueued before it. Callable from any thread.
+    /// Jobs enqueued after ``stop()`` are dropped.
+    public func execute(_ job: @escaping @Sendable () -> Void) {
+        let accepted = lock.withLock {
+            guard state == .running else { return false }
+            jobs.append(job)
+            return true
+        }
+        if accepted { uv_async_send(door) }
+    }
+
+    /// True when called on the loop thread.
+    public var isInLoop: Bool {
+        lock.withLock { loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    /// Traps unless called on the loop thread.
+    public func preconditionInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        precondition(isInLoop, "must be called on the event loop thread", file: file, line: line)
+    }
+
+    /// Closes every handle still open, lets their close callbacks run, and ends the loop thread; returns when it has
+    /// ended. Call from any thread but the loop's.
+    public func stop() {
+        let wasRunning = lock.withLock { () -> Bool in
+            guard state == .running else { return false }
+            state = .stopping
+            return true
+        }
+        guard wasRunning else { return }
+        // The door refuses new jobs now; this last one is pushed directly.
+        lock.withLock { jobs.append { [self] in closeAllHandles() } }
+        uv_async_send(door)
+        finished.wait()
+    }
+
+    /// Runs `body` on the loop thread and waits for its result. Never call it from the loop thread.
+    /// - Throws: whatever `body` throws.
+    public func submitAndWait<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        precondition(!isInLoop, "submitAndWait would deadlock on the loop thread")
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox<T>()
+        execute {
+            result.value = Result { try body() }
+            done.signal()
+        }
+        done.wait()
+        return try result.value!.get()
+    }
+
+    /// Blocks until the loop thread has ended (after ``stop()`` from elsewhere).
+    public func waitUntilStopped() {
+        finished.wait()
+        finished.signal()
+    }
+
+    private func runJobs() {
+        while true {
+            let batch = lock.withLock { () -> [@Sendable () -> Void] in
+                let taken = jobs
+                jobs.removeAll(keepingCapacity: true)
+                return taken
+            }
+            if batch.isEmpty { return }
+            for job in batch { job() }
+        }
+    }
+
+    private func closeAllHandles() {
+        for owner in Array(openHandles.values) { owner.closeHandle() }
+        uv_close(UnsafeMutableRawPointer(door).assumingMemoryBound(to: uv_handle_t.self), nil)
+    }
+
+    // MARK: Handle registry (loop thread only)
+
+    /// Owners of open handles, keyed by identity. The registry holds the strong reference that keeps an owner
+    /// alive while its handle is open; the owner removes itself in its close callback.
+    private var openHandles: [ObjectIdentifier: any LoopHandleOwner] = [:]
+
+    func register(_ owner: any LoopHandleOwner) { openHandles[ObjectIdentifier(owner)] = owner }
+    func unregister(_ owner: any LoopHandleOwner) { openHandles[ObjectIdentifier(owner)] = nil }
+
+    /// Number of handles open on this loop besides its door (tests assert it returns to zero).
+    public var openHandleCount: Int { openHandles.count }
+}
+
+/// A Swift object that owns one libuv handle. It registers with its loop when the handle is initialised and
+/// unregisters in the handle's close callback.
+protocol LoopHandleOwner: AnyObject {
+    /// Starts closing the handle (idempotent).
+    func closeHandle()
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: Result<T, any Error>?
+}

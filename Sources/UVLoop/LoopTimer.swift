@@ -1,0 +1,52 @@
+internal import CLibUV
+
+/// A one-shot or repeating libuv timer.
+///
+/// ## Thread safety
+/// Loop-confined: create, start, stop and close it on its loop's thread only.
+public final class LoopTimer: LoopHandleOwner, @unchecked Sendable {
+    private let handle: UnsafeMutablePointer<uv_timer_t>
+    private let loop: EventLoop
+    private var action: (() -> Void)?
+    private var closing = false
+
+    /// Creates a stopped timer on `loop`. Call on the loop thread.
+    public init(loop: EventLoop) {
+        loop.preconditionInLoop()
+        self.loop = loop
+        handle = .allocate(capacity: 1)
+        uv_timer_init(loop.uvLoop, handle)
+        handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        loop.register(self)
+    }
+
+    /// Fires `action` after `delayMs` milliseconds, then every `repeatMs` milliseconds when that is non-zero.
+    /// Restarting replaces the previous schedule.
+    public func start(delayMs: UInt64, repeatMs: UInt64 = 0, _ action: @escaping () -> Void) {
+        guard !closing else { return }
+        self.action = action
+        uv_timer_start(handle, { timer in
+            guard let raw = timer?.pointee.data else { return }
+            Unmanaged<LoopTimer>.fromOpaque(raw).takeUnretainedValue().action?()
+        }, delayMs, repeatMs)
+    }
+
+    /// Stops the timer; it can be started again.
+    public func stop() { if !closing { uv_timer_stop(handle) } }
+
+    /// Stops and closes the timer for good.
+    public func close() { closeHandle() }
+
+    func closeHandle() {
+        guard !closing else { return }
+        closing = true
+        action = nil
+        uv_close(cuv_timer_as_handle(handle)) { raw in
+            guard let raw, let owner = raw.pointee.data else { return }
+            let timer = Unmanaged<LoopTimer>.fromOpaque(owner).takeUnretainedValue()
+            timer.loop.unregister(timer)
+        }
+    }
+
+    deinit { handle.deallocate() }
+}

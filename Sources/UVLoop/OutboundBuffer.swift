@@ -1,0 +1,46 @@
+/// Bytes queued for a socket write, at a stable address until every write that uses them has completed.
+///
+/// One buffer may be written to many connections (a broadcast frame is encoded once and shared); each pending
+/// write keeps it alive. Immutable after initialisation, so it is `Sendable`.
+public final class OutboundBuffer: @unchecked Sendable {
+    /// Start of the bytes.
+    public let base: UnsafeMutableRawPointer
+    /// Length in bytes.
+    public let count: Int
+
+    /// Copies `bytes` into a new buffer.
+    public convenience init(_ bytes: [UInt8]) {
+        self.init(count: bytes.count) { destination in
+            bytes.withUnsafeBytes { source in
+                if let from = source.baseAddress { destination.copyMemory(from: from, byteCount: source.count) }
+            }
+        }
+    }
+
+    /// Copies the concatenation of `parts` into a new buffer.
+    public convenience init(concatenating parts: [[UInt8]]) {
+        self.init(count: parts.reduce(0) { $0 + $1.count }) { destination in
+            var offset = 0
+            for part in parts {
+                part.withUnsafeBytes { source in
+                    if let from = source.baseAddress {
+                        (destination + offset).copyMemory(from: from, byteCount: source.count)
+                    }
+                }
+                offset += part.count
+            }
+        }
+    }
+
+    /// Allocates `count` bytes and lets `fill` write all of them.
+    public init(count: Int, fill: (UnsafeMutableRawPointer) -> Void) {
+        self.count = count
+        self.base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        fill(base)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes as an array (tests and logging).
+    public var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: base, count: count)) }
+}

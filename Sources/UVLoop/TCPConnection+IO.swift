@@ -1,0 +1,133 @@
+internal import CLibUV
+
+extension TCPConnection {
+    /// Queues `buffer` for writing; the buffer stays alive until written. Ignored once a close has begun.
+    public func write(_ buffer: OutboundBuffer) {
+        guard state == .open, buffer.count > 0 else { return }
+        var offset = 0
+        if pendingWriteCount == 0 {
+            // Fast path: the kernel usually takes a small response at once; no request allocation needed.
+            var direct = uv_buf_init(buffer.base.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
+            let written = uv_try_write(stream, &direct, 1)
+            if written == buffer.count { return }
+            if written > 0 { offset = Int(written) } else if written != Int32(UV_EAGAIN.rawValue) {
+                fail(UVError(operation: "uv_try_write", code: written))
+                return
+            }
+        }
+        let remaining = buffer.count - offset
+        let request = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
+        request.pointee.data = Unmanaged.passRetained(WriteContext(buffer: buffer, connection: self, count: remaining))
+            .toOpaque()
+        var chunk = uv_buf_init((buffer.base + offset).assumingMemoryBound(to: CChar.self), UInt32(remaining))
+        pendingWriteCount += 1
+        pendingWriteBytes += remaining
+        let status = uv_write(request, stream, &chunk, 1) { request, status in
+            guard let request else { return }
+            let context = Unmanaged<WriteContext>.fromOpaque(request.pointee.data).takeRetainedValue()
+            request.deallocate()
+            context.connection.writeCompleted(bytes: context.count, status: status)
+        }
+        if status < 0 {
+            Unmanaged<WriteContext>.fromOpaque(request.pointee.data).release()
+            request.deallocate()
+            pendingWriteCount -= 1
+            pendingWriteBytes -= remaining
+            fail(UVError(operation: "uv_write", code: status))
+        }
+    }
+
+    /// Copies `bytes` and queues them for writing.
+    public func write(_ bytes: [UInt8]) { write(OutboundBuffer(bytes)) }
+
+    func writeCompleted(bytes: Int, status: Int32) {
+        pendingWriteCount -= 1
+        pendingWriteBytes -= bytes
+        if status < 0 {
+            if state == .open || state == .draining { fail(UVError(operation: "uv_write", code: status)) }
+            return
+        }
+        guard pendingWriteCount == 0 else { return }
+        switch state {
+        case .draining: sendFin()
+        case .open: onWritable?()
+        default: break
+        }
+    }
+
+    func sendFin() {
+        state = .finSent
+        let request = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
+        request.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        let status = uv_shutdown(request, stream) { request, _ in
+            guard let request else { return }
+            let connection = Unmanaged<TCPConnection>.fromOpaque(request.pointee.data).takeRetainedValue()
+            request.deallocate()
+            connection.awaitPeerClose()
+        }
+        if status < 0 {
+            Unmanaged<TCPConnection>.fromOpaque(request.pointee.data).release()
+            request.deallocate()
+            closeHandle()
+        }
+    }
+
+    /// After our FIN: discard input until EOF, bounded by a 2 s timer.
+    private func awaitPeerClose() {
+        guard state == .finSent else { return }
+        onRead = nil
+        if !isReading { startReading() }
+        let timer = LoopTimer(loop: loop)
+        lingerTimer = timer
+        timer.start(delayMs: 2000) { [weak self] in self?.closeHandle() }
+    }
+
+    func didRead(_ count: Int) {
+        if count > 0 {
+            guard state == .open || state == .draining else { return }
+            onRead?(UnsafeRawBufferPointer(start: loop.readBuffer, count: count))
+        } else if count < 0 {
+            let error = UVError(operation: "uv_read", code: Int32(count))
+            guard error.isEndOfFile, state == .open else {
+                if state == .open { fail(error) } else { closeHandle() }
+                return
+            }
+            // Half-close: the peer sent FIN but may still read. The owner answers what is in flight, then closes.
+            stopReading()
+            let onEnd = self.onEnd
+            self.onEnd = nil
+            onEnd?(error)
+        }
+    }
+
+    /// The peer went away or I/O failed: tell the owner once, then close.
+    func fail(_ error: UVError) {
+        let onEnd = self.onEnd
+        self.onEnd = nil
+        if state == .open { onEnd?(error) }
+        closeHandle()
+    }
+}
+
+final class WriteContext {
+    let buffer: OutboundBuffer
+    let connection: TCPConnection
+    let count: Int
+
+    init(buffer: OutboundBuffer, connection: TCPConnection, count: Int) {
+        self.buffer = buffer
+        self.connection = connection
+        self.count = count
+    }
+}
+
+func tcpAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
+    guard let handle, let buffer, let owner = handle.pointee.data else { return }
+    let connection = Unmanaged<TCPConnection>.fromOpaque(owner).takeUnretainedValue()
+    buffer.pointee = uv_buf_init(connection.loop.readBuffer.assumingMemoryBound(to: CChar.self), UInt32(EventLoop.readBufferSize))
+}
+
+func tcpRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
+    guard let stream, let owner = stream.pointee.data else { return }
+    Unmanaged<TCPConnection>.fromOpaque(owner).takeUnretainedValue().didRead(count)
+}

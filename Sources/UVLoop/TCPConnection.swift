@@ -1,0 +1,98 @@
+internal import CLibUV
+
+/// One accepted TCP connection.
+///
+/// Lifecycle (an explicit state machine, see ``State``):
+/// ```
+/// open ──closeAfterWrites()──▶ draining ──writes done──▶ finSent ──EOF/timeout──▶ closing ──▶ closed
+///   └───────────────close() / read error / write error───────────────────────────▶ closing ──▶ closed
+/// ```
+/// A graceful close sends every queued byte, then a FIN (`uv_shutdown`), then discards input until the peer
+/// closes (or 2 s pass), so the kernel never answers unread input with a RST that could destroy the response.
+///
+/// ## Thread safety
+/// Loop-confined: every method and callback runs on its loop's thread.
+public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
+    enum State { case open, draining, finSent, closing, closed }
+
+    let handle: UnsafeMutablePointer<uv_tcp_t>
+    /// The loop this connection belongs to.
+    public let loop: EventLoop
+    var state: State = .open
+    var isReading = false
+    var pendingWriteCount = 0
+    var lingerTimer: LoopTimer?
+
+    /// Bytes queued in the kernel's and libuv's write queue, not yet written.
+    public internal(set) var pendingWriteBytes = 0
+    /// Bytes received: valid only during the call; copy what you keep.
+    public var onRead: ((UnsafeRawBufferPointer) -> Void)?
+    /// The peer closed its side (EOF: `error.isEndOfFile`, reading has stopped and the owner must close, at once or
+    /// after answering) or the connection failed (it is closing already). Called at most once, while still `open`.
+    public var onEnd: ((UVError) -> Void)?
+    /// Called once when the connection is fully closed.
+    public var onClosed: (() -> Void)?
+    /// Called when the write queue becomes empty (for resuming paused producers).
+    public var onWritable: (() -> Void)?
+
+    var stream: UnsafeMutablePointer<uv_stream_t> { cuv_tcp_as_stream(handle) }
+
+    init(loop: EventLoop) {
+        self.loop = loop
+        handle = .allocate(capacity: 1)
+        uv_tcp_init(loop.uvLoop, handle)
+        handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        loop.register(self)
+    }
+
+    deinit { handle.deallocate() }
+
+    func configure() { uv_tcp_nodelay(handle, 1) }
+
+    /// True until a close (graceful or not) has begun.
+    public var isOpen: Bool { state == .open }
+
+    /// Starts delivering bytes to ``onRead``.
+    public func startReading() {
+        guard !isReading, state == .open || state == .finSent else { return }
+        isReading = true
+        uv_read_start(stream, tcpAllocate, tcpRead)
+    }
+
+    /// Stops delivering bytes (backpressure); the kernel buffers, then the peer's sends slow down.
+    public func stopReading() {
+        guard isReading else { return }
+        isReading = false
+        uv_read_stop(stream)
+    }
+
+    /// Closes at once; queued writes are abandoned.
+    public func close() { closeHandle() }
+
+    /// Sends everything queued, then FIN, then closes once the peer has closed too (at most 2 s later).
+    public func closeAfterWrites() {
+        guard state == .open else { return }
+        state = .draining
+        if pendingWriteCount == 0 { sendFin() }
+    }
+
+    func closeHandle() {
+        guard state != .closing, state != .closed else { return }
+        state = .closing
+        isReading = false
+        lingerTimer?.close()
+        lingerTimer = nil
+        uv_close(cuv_tcp_as_handle(handle)) { raw in
+            guard let raw, let owner = raw.pointee.data else { return }
+            let connection = Unmanaged<TCPConnection>.fromOpaque(owner).takeUnretainedValue()
+            connection.state = .closed
+            let onClosed = connection.onClosed
+            connection.onRead = nil
+            connection.onEnd = nil
+            connection.onClosed = nil
+            connection.onWritable = nil
+            connection.loop.unregister(connection)
+            onClosed?()
+        }
+    }
+}

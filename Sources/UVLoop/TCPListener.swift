@@ -1,0 +1,96 @@
+internal import CLibUV
+
+/// A listening TCP socket; hands each accepted connection to `onAccept`.
+///
+/// ## Thread safety
+/// Loop-confined: create and close it on its loop's thread only; `onAccept` runs there.
+public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
+    private let handle: UnsafeMutablePointer<uv_tcp_t>
+    private let loop: EventLoop
+    private var onAccept: ((TCPConnection) -> Void)?
+    private var closing = false
+
+    /// The port actually bound (the ephemeral one when asked for port 0).
+    public private(set) var port: Int = 0
+
+    /// Binds `host:port` (IPv4 or IPv6 literal) and starts listening.
+    /// - Parameters:
+    ///   - backlog: the kernel's pending-connection queue length.
+    ///   - onAccept: called on the loop thread with each new connection, not yet reading.
+    /// - Throws: `UVError` from `uv_ip4_addr`/`uv_ip6_addr`, `uv_tcp_bind` (e.g. `EADDRINUSE`) or `uv_listen`.
+    public init(
+        loop: EventLoop, host: String, port: Int, backlog: Int32 = 1024,
+        onAccept: @escaping (TCPConnection) -> Void
+    ) throws(UVError) {
+        loop.preconditionInLoop()
+        self.loop = loop
+        self.onAccept = onAccept
+        handle = .allocate(capacity: 1)
+        uv_tcp_init(loop.uvLoop, handle)
+        handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        loop.register(self)
+        do {
+            try bind(host: host, port: port)
+            try UVError.check(uv_listen(cuv_tcp_as_stream(handle), backlog) { server, status in
+                guard status >= 0, let raw = server?.pointee.data else { return }
+                Unmanaged<TCPListener>.fromOpaque(raw).takeUnretainedValue().acceptOne()
+            }, "uv_listen")
+            self.port = boundPort()
+        } catch {
+            closeHandle()
+            throw error
+        }
+    }
+
+    /// Stops accepting; connections already accepted are not affected.
+    public func close() { closeHandle() }
+
+    private func bind(host: String, port: Int) throws(UVError) {
+        var storage = sockaddr_storage()
+        try withUnsafeMutableBytes(of: &storage) { (raw) throws(UVError) in
+            let address = raw.baseAddress!
+            if host.contains(":") {
+                try UVError.check(uv_ip6_addr(host, Int32(port), address.assumingMemoryBound(to: sockaddr_in6.self)), "uv_ip6_addr")
+            } else {
+                try UVError.check(uv_ip4_addr(host, Int32(port), address.assumingMemoryBound(to: sockaddr_in.self)), "uv_ip4_addr")
+            }
+            try UVError.check(uv_tcp_bind(handle, address.assumingMemoryBound(to: sockaddr.self), 0), "uv_tcp_bind")
+        }
+    }
+
+    private func boundPort() -> Int {
+        var storage = sockaddr_storage()
+        var length = Int32(MemoryLayout<sockaddr_storage>.size)
+        return withUnsafeMutableBytes(of: &storage) { raw -> Int in
+            let address = raw.baseAddress!.assumingMemoryBound(to: sockaddr.self)
+            guard uv_tcp_getsockname(handle, address, &length) == 0 else { return 0 }
+            let portBigEndian = address.pointee.sa_family == sa_family_t(AF_INET6)
+                ? raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self).pointee.sin6_port
+                : raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self).pointee.sin_port
+            return Int(UInt16(bigEndian: portBigEndian))
+        }
+    }
+
+    private func acceptOne() {
+        let connection = TCPConnection(loop: loop)
+        if uv_accept(cuv_tcp_as_stream(handle), connection.stream) == 0 {
+            connection.configure()
+            onAccept?(connection)
+        } else {
+            connection.close()
+        }
+    }
+
+    func closeHandle() {
+        guard !closing else { return }
+        closing = true
+        onAccept = nil
+        uv_close(cuv_tcp_as_handle(handle)) { raw in
+            guard let raw, let owner = raw.pointee.data else { return }
+            let listener = Unmanaged<TCPListener>.fromOpaque(owner).takeUnretainedValue()
+            listener.loop.unregister(listener)
+        }
+    }
+
+    deinit { handle.deallocate() }
+}

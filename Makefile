@@ -1,0 +1,34 @@
+# Statehouse: `make run` serves Config/statehouse.json; `make test` runs every test.
+SWIFT ?= swift
+CONFIG ?= Config/statehouse.json
+VENV := .venv
+PYTHON_STAMP := $(VENV)/.websockets-installed
+
+.PHONY: run test build release bootstrap venv clean
+
+bootstrap:
+	@scripts/bootstrap
+
+build: bootstrap
+	$(SWIFT) build
+
+release: bootstrap
+	$(SWIFT) build -c release
+
+run: release
+	.build/release/statehouse serve --config $(CONFIG)
+
+# Python `websockets` in a venv: the independent WebSocket client the integration tests drive.
+venv: $(PYTHON_STAMP)
+$(PYTHON_STAMP): Tests/Python/requirements.txt
+	@test -x $(VENV)/bin/python || python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r Tests/Python/requirements.txt
+	@touch $@
+
+# Unit and integration tests (XCTest is unused; the summary is Swift Testing's last line).
+test: bootstrap venv
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build $(VENV)

@@ -1,0 +1,63 @@
+public import Foundation
+
+/// A configuration file that cannot be used; `description` is one line naming the file, the place and the problem.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    /// The file's path as given.
+    public var path: String
+    /// Where in the file, e.g. `stores[1].reducer`; empty for the whole file.
+    public var location: String
+    /// What is wrong and what to do.
+    public var problem: String
+
+    public var description: String {
+        location.isEmpty ? "\(path): \(problem)" : "\(path): \(location): \(problem)"
+    }
+}
+
+/// Reads and checks a configuration file. Unknown keys are errors, so a typo never passes silently.
+public enum ConfigurationLoader {
+    /// Loads the file at `path`.
+    /// - Throws: ``ConfigurationError`` for an unreadable file, malformed JSON, unknown or mistyped keys, an invalid
+    ///   or duplicate store name, or a store without a reducer. (Reducer names and states are checked by the
+    ///   ``ReducerCatalog`` when the stores are built.)
+    public static func load(path: String) throws(ConfigurationError) -> ServerConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(path: path, location: "", problem: "cannot read the file; check the path given to --config")
+        }
+        return try parse(data, path: path)
+    }
+
+    /// Parses configuration JSON; `path` only labels errors.
+    /// - Throws: ``ConfigurationError`` as for ``load(path:)``.
+    public static func parse(_ data: Data, path: String) throws(ConfigurationError) -> ServerConfiguration {
+        let reader = ConfigReader(path: path)
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw ConfigurationError(path: path, location: "", problem: "not valid JSON (\(describe(error)))")
+        }
+        var config = ServerConfiguration()
+        let top = try reader.object(root, at: "")
+        try reader.allowOnly(["listen", "limits", "stores"], in: top, at: "")
+        if let listen = top["listen"] {
+            let object = try reader.object(listen, at: "listen")
+            try reader.allowOnly(["host", "port"], in: object, at: "listen")
+            if let host = object["host"] { config.host = try reader.string(host, at: "listen.host") }
+            if let port = object["port"] { config.port = try reader.integer(port, at: "listen.port", in: 0...65535) }
+        }
+        if let limits = top["limits"] {
+            config.limits = try reader.limits(limits)
+        }
+        guard let stores = top["stores"] else {
+            throw ConfigurationError(path: path, location: "stores", problem: "missing; list the stores to host")
+        }
+        config.stores = try reader.stores(stores)
+        return config
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        return text.split(separator: "\n").first.map(String.init) ?? text
+    }
+}

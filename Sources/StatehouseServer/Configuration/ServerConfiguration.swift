@@ -1,0 +1,71 @@
+/// The server's configuration, read from `Config/statehouse.json` (see ``ConfigurationLoader``).
+///
+/// Shape:
+/// ```json
+/// {"listen":{"host":"127.0.0.1","port":8080},
+///  "limits":{"maxBodyBytes":1048576,"maxHeaderBytes":16384,"maxMessageBytes":1048576},
+///  "stores":[{"name":"counter","reducer":"Counter"},{"name":"todos","reducer":"TodoList","state":{…}}]}
+/// ```
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on: an IPv4 or IPv6 literal. Default `127.0.0.1`.
+    public var host: String = "127.0.0.1"
+    /// TCP port; 0 binds an ephemeral port. Default 8080.
+    public var port: Int = 8080
+    /// Size limits on input.
+    public var limits = Limits()
+    /// The stores to host, in file order.
+    public var stores: [StoreDeclaration] = []
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, limits: Limits = Limits(), stores: [StoreDeclaration] = []) {
+        self.host = host
+        self.port = port
+        self.limits = limits
+        self.stores = stores
+    }
+
+    /// Limits on what a client may send, in bytes.
+    public struct Limits: Sendable, Equatable {
+        /// Largest request body (HTTP 413 above it). Default 1 MiB.
+        public var maxBodyBytes = 1_048_576
+        /// Largest request line plus header section (HTTP 431 above it). Default 16 KiB.
+        public var maxHeaderBytes = 16_384
+        /// Largest WebSocket message, all fragments together (close code 1009 above it). Default 1 MiB.
+        public var maxMessageBytes = 1_048_576
+
+        public init(maxBodyBytes: Int = 1_048_576, maxHeaderBytes: Int = 16_384, maxMessageBytes: Int = 1_048_576) {
+            self.maxBodyBytes = maxBodyBytes
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxMessageBytes = maxMessageBytes
+        }
+    }
+
+    /// One hosted store: its name, its reducer type's name, and an optional initial state as JSON text.
+    public struct StoreDeclaration: Sendable, Equatable {
+        /// Matches `[A-Za-z0-9._-]{1,64}`.
+        public var name: String
+        /// A name registered in the ``ReducerCatalog``, e.g. `"Counter"`.
+        public var reducer: String
+        /// The initial state as JSON bytes; nil means the reducer's own initial state.
+        public var initialState: [UInt8]?
+
+        public init(name: String, reducer: String, initialState: [UInt8]? = nil) {
+            self.name = name
+            self.reducer = reducer
+            self.initialState = initialState
+        }
+    }
+
+    /// Whether `name` is a valid store name: 1 to 64 characters from `A-Z a-z 0-9 . _ -`.
+    public static func isValidStoreName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        return (1...64).contains(bytes.count) && bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+}

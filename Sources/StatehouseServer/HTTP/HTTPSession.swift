@@ -1,0 +1,114 @@
+import HTTP1
+import UVLoop
+
+/// One HTTP/1.1 connection: parses requests, answers them one at a time in order, and hands the socket to a
+/// ``WebSocketSession`` on upgrade.
+///
+/// Pipelined requests are parsed as they arrive and queued; each is answered only after the one before it, so
+/// responses leave in request order and actions from one connection are reduced in the order sent. Reading pauses
+/// while the queue holds more than ``maxQueuedRequests``.
+///
+/// Lifecycle: `idle` ⇄ `busy` (a response is being prepared) → `closing` (after `Connection: close`, an error, or
+/// shutdown) or `upgraded` (the socket belongs to a WebSocket session now).
+///
+/// ## Thread safety
+/// Loop-confined: created, called and called back on the loop thread only.
+final class HTTPSession: ServerSession, @unchecked Sendable {
+    enum State { case idle, busy, closing, upgraded }
+
+    static let maxQueuedRequests = 16
+
+    let connection: TCPConnection
+    let context: ServerContext
+    let parser: HTTPRequestParser
+    var state: State = .idle
+    var queue: [HTTPParseEvent] = []
+    var queueStart = 0
+    var peerClosed = false
+
+    init(connection: TCPConnection, context: ServerContext) {
+        self.connection = connection
+        self.context = context
+        parser = HTTPRequestParser(
+            limits: HTTPParserLimits(
+                maxHeaderBytes: context.limits.maxHeaderBytes, maxBodyBytes: context.limits.maxBodyBytes))
+        connection.onRead = { [unowned self] bytes in received(bytes) }
+        connection.onEnd = { [unowned self] _ in peerEnded() }
+        connection.onClosed = { [unowned self] in context.remove(self) }
+        context.add(self)
+        connection.startReading()
+    }
+
+    func goAway() {
+        switch state {
+        case .idle where queuedCount == 0: close()
+        case .idle, .busy: context.isShuttingDown = true  // the current or next response carries Connection: close
+        case .closing, .upgraded: break
+        }
+    }
+
+    var queuedCount: Int { queue.count - queueStart }
+
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        guard state == .idle || state == .busy else { return }
+        queue += parser.feed(bytes)
+        if queuedCount >= Self.maxQueuedRequests { connection.stopReading() }
+        processNext()
+    }
+
+    private func peerEnded() {
+        peerClosed = true
+        queue += parser.finish()
+        if state == .idle, queuedCount == 0 { close() } else { processNext() }
+    }
+
+    /// Takes the next queued event while idle.
+    func processNext() {
+        while state == .idle, queuedCount > 0 {
+            let event = queue[queueStart]
+            queueStart += 1
+            if queueStart == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                queueStart = 0
+            }
+            handle(event)
+        }
+        if state == .idle {
+            if peerClosed { close() } else if queuedCount < Self.maxQueuedRequests { connection.startReading() }
+        }
+    }
+
+    private func handle(_ event: HTTPParseEvent) {
+        switch event {
+        case .request(let request):
+            dispatch(request)
+        case .upgrade(let request, let leftover):
+            upgrade(request, leftover: leftover)
+        case .failure(let failure):
+            let error = APIError(status: failure.status, code: failure.code, message: failure.message)
+            send(error: error, keepAlive: false, headOnly: false)
+        }
+    }
+
+    /// Writes a response and moves to `idle` (or `closing` when the connection cannot be reused).
+    func send(_ response: HTTPResponse, keepAlive requested: Bool, headOnly: Bool) {
+        guard state == .idle || state == .busy else { return }
+        let keepAlive = requested && !context.isShuttingDown && !peerClosed
+        connection.write(response.serialized(keepAlive: keepAlive, headOnly: headOnly))
+        if keepAlive {
+            state = .idle
+        } else {
+            state = .closing
+            connection.closeAfterWrites()
+        }
+    }
+
+    func send(error: APIError, keepAlive: Bool, headOnly: Bool) {
+        send(Responses.error(error), keepAlive: keepAlive, headOnly: headOnly)
+    }
+
+    private func close() {
+        state = .closing
+        connection.close()
+    }
+}

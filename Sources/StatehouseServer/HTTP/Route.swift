@@ -1,0 +1,44 @@
+import Foundation
+
+/// The API's endpoints, matched from a request's method and path.
+enum Route: Equatable {
+    case health
+    case listStores
+    case readStore(String)
+    case postAction(String)
+    case webSocket(String)
+
+    /// Matches `method` and `path` (the target without its query). A known path with the wrong method is a 405
+    /// with `Allow`; anything else unknown is a 404 `not_found`.
+    /// - Throws: ``APIError`` (404 `not_found`, 405 `method_not_allowed`).
+    static func match(method: String, path: String) throws(APIError) -> Route {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        guard path.hasPrefix("/") else { throw APIError.notFound(path) }
+        let readable = ["GET", "HEAD"]
+        func allow(_ methods: [String], _ route: Route) throws(APIError) -> Route {
+            guard methods.contains(method) else { throw APIError.methodNotAllowed(method, allow: methods) }
+            return route
+        }
+        switch segments.count {
+        case 1 where segments[0] == "healthz":
+            return try allow(readable, .health)
+        case 1 where segments[0] == "stores":
+            return try allow(readable, .listStores)
+        case 2 where segments[0] == "stores" && !segments[1].isEmpty:
+            return try allow(readable, .readStore(try storeName(segments[1], path: path)))
+        case 3 where segments[0] == "stores" && segments[2] == "actions" && !segments[1].isEmpty:
+            return try allow(["POST"], .postAction(try storeName(segments[1], path: path)))
+        case 3 where segments[0] == "stores" && segments[2] == "ws" && !segments[1].isEmpty:
+            return try allow(["GET"], .webSocket(try storeName(segments[1], path: path)))
+        default:
+            throw APIError.notFound(path)
+        }
+    }
+
+    /// The percent-decoded store name in a path segment (RFC 3986 §2.1).
+    private static func storeName(_ segment: String, path: String) throws(APIError) -> String {
+        guard segment.contains("%") else { return segment }
+        guard let decoded = segment.removingPercentEncoding else { throw APIError.notFound(path) }
+        return decoded
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import UVLoop
+
+/// A Statehouse server: hosts the configured stores and serves the HTTP and WebSocket API on one libuv loop.
+///
+/// ```swift
+/// let server = try Server(configuration: config, catalog: catalog)
+/// let port = try server.start()        // listening now
+/// server.shutdown()                    // graceful; returns when the loop has ended
+/// ```
+///
+/// ## Thread safety
+/// `start`, `shutdown` and `waitUntilStopped` may be called from any thread except the loop's.
+public final class Server: @unchecked Sendable {
+    private let configuration: ServerConfiguration
+    private let stores: [String: any HostedStore]
+    private let loop: EventLoop
+    private let context: ServerContext
+    private var listener: TCPListener?
+    private var signalWatchers: [SignalWatcher] = []
+    private let stopped = DispatchSemaphore(value: 0)
+    private let lifecycle = NSLock()
+    private var phase: Phase = .created
+
+    private enum Phase { case created, running, stopping, stopped }
+
+    /// Builds the stores of `configuration` from `catalog` (not started yet).
+    /// - Parameter configurationPath: names the file in errors.
+    /// - Throws: ``ConfigurationError`` for an unknown reducer or an initial state the reducer cannot decode;
+    ///   `UVError` if the event loop cannot be created.
+    public init(configuration: ServerConfiguration, catalog: ReducerCatalog, configurationPath: String = "configuration") throws {
+        self.configuration = configuration
+        let built = try catalog.makeStores(for: configuration, path: configurationPath)
+        stores = Dictionary(uniqueKeysWithValues: built.map { ($0.name, $0) })
+        loop = try EventLoop()
+        context = ServerContext(loop: loop, limits: configuration.limits, stores: stores)
+        for store in built { store.fanout.attach(to: loop) }
+    }
+
+    /// Starts the stores and the loop, then binds and listens.
+    /// - Returns: the port bound (useful with port 0).
+    /// - Throws: `UVError` when the address cannot be bound (e.g. `EADDRINUSE`).
+    @discardableResult
+    public func start() throws -> Int {
+        lifecycle.withLock { precondition(phase == .created, "Server.start() called twice"); phase = .running }
+        prepareProcessSignals()
+        startStores()
+        loop.start()
+        let context = self.context
+        let (host, port) = (configuration.host, configuration.port)
+        let loop = self.loop
+        do {
+            listener = try loop.submitAndWait {
+                try TCPListener(loop: loop, host: host, port: port) { connection in
+                    _ = HTTPSession(connection: connection, context: context)
+                }
+            }
+        } catch {
+            loop.stop()
+            lifecycle.withLock { phase = .stopped }
+            stopped.signal()
+            throw error
+        }
+        return listener?.port ?? 0
+    }
+
+    /// The port the server listens on (0 before ``start()``).
+    public var port: Int { listener?.port ?? 0 }
+
+    /// SIGINT and SIGTERM start a graceful ``shutdown()``.
+    public func handleTerminationSignals() {
+        let loop = self.loop
+        signalWatchers = (try? loop.submitAndWait { [self] in
+            [SIGINT, SIGTERM].map { signal in
+                SignalWatcher(loop: loop, signal: signal) { [self] in
+                    Thread.detachNewThread { [self] in shutdown() }
+                }
+            }
+        }) ?? []
+    }
+
+    /// Stops accepting, lets in-flight HTTP responses finish, closes WebSockets with 1001, then ends the loop.
+    /// Waits at most `graceMs` milliseconds for connections to go. Returns when the loop has ended; idempotent.
+    public func shutdown(graceMs: Int = 3000) {
+        let first = lifecycle.withLock { () -> Bool in
+            guard phase == .running else { return false }
+            phase = .stopping
+            return true
+        }
+        guard first else {
+            waitUntilStopped()
+            return
+        }
+        let drained = DispatchSemaphore(value: 0)
+        loop.execute { [self] in
+            listener?.close()
+            for watcher in signalWatchers { watcher.close() }
+            context.isShuttingDown = true
+            context.onDrained = { drained.signal() }
+            let sessions = Array(context.sessions.values)
+            if sessions.isEmpty { drained.signal() }
+            for session in sessions { session.goAway() }
+        }
+        _ = drained.wait(timeout: .now() + .milliseconds(graceMs))
+        loop.stop()
+        lifecycle.withLock { phase = .stopped }
+        stopped.signal()
+    }
+
+    /// Blocks until the server has shut down.
+    public func waitUntilStopped() {
+        stopped.wait()
+        stopped.signal()
+    }
+
+    private func startStores() {
+        let done = DispatchSemaphore(value: 0)
+        let stores = Array(self.stores.values)
+        Task {
+            for store in stores { await store.start() }
+            done.signal()
+        }
+        done.wait()
+    }
+}

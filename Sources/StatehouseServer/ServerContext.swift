@@ -1,0 +1,43 @@
+import UVLoop
+
+/// What every connection of a server shares: the stores, the limits, the loop and the open sessions.
+///
+/// ## Thread safety
+/// Loop-confined, except the immutable `stores`, `limits` and `loop`.
+final class ServerContext: @unchecked Sendable {
+    let loop: EventLoop
+    let limits: ServerConfiguration.Limits
+    /// Stores by name.
+    let stores: [String: any HostedStore]
+    /// Open connections (HTTP or WebSocket), so shutdown can reach them.
+    private(set) var sessions: [ObjectIdentifier: any ServerSession] = [:]
+    /// True once shutdown has begun: new requests are answered with `Connection: close`.
+    var isShuttingDown = false
+    /// Called when the last session has closed during shutdown.
+    var onDrained: (() -> Void)?
+
+    init(loop: EventLoop, limits: ServerConfiguration.Limits, stores: [String: any HostedStore]) {
+        self.loop = loop
+        self.limits = limits
+        self.stores = stores
+    }
+
+    func add(_ session: any ServerSession) { sessions[ObjectIdentifier(session)] = session }
+
+    func remove(_ session: any ServerSession) {
+        sessions[ObjectIdentifier(session)] = nil
+        if isShuttingDown, sessions.isEmpty { onDrained?() }
+    }
+
+    /// Replaces an HTTP session by the WebSocket session it upgraded to.
+    func replace(_ old: any ServerSession, with new: any ServerSession) {
+        sessions[ObjectIdentifier(old)] = nil
+        sessions[ObjectIdentifier(new)] = new
+    }
+}
+
+/// An open connection the server can ask to go away.
+protocol ServerSession: AnyObject {
+    /// Server shutdown: finish what is in flight, then close (WebSockets with close code 1001).
+    func goAway()
+}

@@ -1,0 +1,79 @@
+import StatehouseCore
+
+/// What the API needs from a store, whatever its reducer: JSON in, JSON out.
+///
+/// ## Thread safety
+/// Sendable; every method may be called from any thread. Replies run on the store's actor: hop to the loop before
+/// touching a connection.
+protocol HostedStore: AnyObject, Sendable {
+    /// The store's name from the configuration.
+    var name: String { get }
+    /// The registered name of its reducer type, e.g. `"Counter"`.
+    var reducerName: String { get }
+    /// WebSocket subscribers of this store and the frames they are sent.
+    var fanout: StoreFanout { get }
+
+    /// Starts the store (its `bind()` effects) and the state broadcast. Call once before serving.
+    func start() async
+    /// The current version and state.
+    func read() async -> StateReply
+    /// Decodes one Flux Standard Action from JSON bytes, ready to be submitted.
+    func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
+    /// Decodes one WebSocket client message (`{"type":"action","ref":…,"action":{…}}`).
+    func decodeClientMessage(_ text: [UInt8]) -> ClientMessage
+}
+
+/// A store's version with its state as JSON text.
+struct StateReply: Sendable {
+    var version: UInt64
+    var state: [UInt8]
+}
+
+/// A decoded action bound to its store. `submit` enqueues it at once (FIFO with every other sender) and calls
+/// `reply` on the store's actor right after this action was reduced, after every observer saw the new state.
+struct PreparedAction: Sendable {
+    let submit: @Sendable (_ reply: @escaping @Sendable (StateReply) -> Void) -> Void
+}
+
+/// A WebSocket message from a client, decoded.
+enum ClientMessage: Sendable {
+    /// `{"type":"action","ref":"r1","action":{FSA}}`; `ref` is optional.
+    case action(ref: String?, PreparedAction)
+    /// Anything that cannot be acted on; `ref` when the message had a readable one.
+    case invalid(ref: String?, APIError)
+}
+
+/// The JSON envelopes the server writes, with a fixed key order.
+enum Envelope {
+    /// `{"store":…,"version":…,"state":…}`: the body of `GET /stores/{name}` and `POST …/actions`.
+    static func storeState(store: String, _ reply: StateReply) -> [UInt8] {
+        var out = Array("{\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":".utf8)
+        out.reserveCapacity(out.count + reply.state.count + 1)
+        out += reply.state
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// `{"type":"state","store":…,"version":…,"state":…}`: a WebSocket state message.
+    static func stateMessage(store: String, _ reply: StateReply) -> [UInt8] {
+        var out = Array("{\"type\":\"state\",\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":".utf8)
+        out.reserveCapacity(out.count + reply.state.count + 1)
+        out += reply.state
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// `{"type":"ack","ref":…,"version":…}`.
+    static func ack(ref: String?, version: UInt64) -> [UInt8] {
+        let refPart = ref.map { ",\"ref\":\(JSONText.quoted($0))" } ?? ""
+        return Array("{\"type\":\"ack\"\(refPart),\"version\":\(version)}".utf8)
+    }
+
+    /// `{"type":"error","ref":…,"code":…,"message":…}` (no `ref` when the message had none).
+    static func error(ref: String?, _ error: APIError) -> [UInt8] {
+        let refPart = ref.map { ",\"ref\":\(JSONText.quoted($0))" } ?? ""
+        return Array(
+            "{\"type\":\"error\"\(refPart),\"code\":\(JSONText.quoted(error.code)),\"message\":\(JSONText.quoted(error.message))}"
+                .utf8)
+    }
+}

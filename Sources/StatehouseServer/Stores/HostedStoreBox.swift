@@ -1,0 +1,70 @@
+import Foundation
+import StatehouseCore
+
+/// Hosts one `Store<R>` behind the type-erased ``HostedStore`` API.
+///
+/// The state is encoded to JSON at most once per version: the broadcast to WebSocket subscribers and the replies to
+/// actions share one cached encoding.
+///
+/// ## Thread safety
+/// Sendable: immutable references plus a lock around the encoding cache.
+final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable {
+    let name: String
+    let reducerName: String
+    let fanout: StoreFanout
+    private let store: Store<R>
+    private let cacheLock = NSLock()
+    private var cached: StateReply?
+
+    init(name: String, reducerName: String, state: R.State, fanout: StoreFanout? = nil) {
+        self.name = name
+        self.reducerName = reducerName
+        self.fanout = fanout ?? StoreFanout(storeName: name)
+        store = Store(reducer: R(), state: state, name: name) { line in
+            Log.shared.warning("store \(name): \(line)")
+        }
+    }
+
+    func start() async {
+        let (current, _) = await store.observe { [self] snapshot in
+            guard fanout.hasSubscribers else { return }
+            fanout.broadcast(version: snapshot.version, message: Envelope.stateMessage(store: name, encode(snapshot)))
+        }
+        _ = current
+        await store.start()
+    }
+
+    func read() async -> StateReply { encode(await store.snapshot) }
+
+    func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> {
+        do {
+            let action = try JSONDecoder().decode(FluxStandardAction<R.Action>.self, from: Data(actionJSON)).action
+            return .success(bind(action))
+        } catch {
+            return .failure(ActionErrorMessage.apiError(for: error, actionTypes: R.actionTypes))
+        }
+    }
+
+    func decodeClientMessage(_ text: [UInt8]) -> ClientMessage {
+        ClientMessageDecoding.decode(text, actionTypes: R.actionTypes, as: R.Action.self) { bind($0) }
+    }
+
+    private func bind(_ action: R.Action) -> PreparedAction {
+        PreparedAction { [self] reply in
+            store.enqueue(action) { snapshot in reply(self.encode(snapshot)) }
+        }
+    }
+
+    /// The snapshot's state as JSON, from the cache when this version was already encoded.
+    private func encode(_ snapshot: Snapshot<R.State>) -> StateReply {
+        if let hit = cacheLock.withLock({ cached }), hit.version == snapshot.version { return hit }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(snapshot.state)).map(Array.init) ?? Array("null".utf8)
+        let reply = StateReply(version: snapshot.version, state: json)
+        cacheLock.withLock {
+            if (cached?.version ?? 0) <= reply.version { cached = reply }
+        }
+        return reply
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import StatehouseCore
+@testable import StatehouseServer
+import Testing
+
+/// The Flux Standard Action ↔ Swift enum rule of docs/protocol.md.
+struct ActionMappingTests {
+    enum Action: Codable, Equatable {
+        case increment
+        case add(amount: Int)
+        case set(Int)
+        case rename(String)
+        case move(x: Int, y: Int)
+        case tag(Tag)
+    }
+
+    struct Tag: Codable, Equatable { var label: String }
+
+    enum Plain: String, Codable { case start, stop }
+
+    func decode<A: Decodable>(_ json: String, as: A.Type = Action.self) throws -> A {
+        try JSONDecoder().decode(FluxStandardAction<A>.self, from: Data(json.utf8)).action
+    }
+
+    @Test func casesMapFromTypeAndPayload() throws {
+        #expect(try decode(#"{"type":"increment"}"#) == Action.increment)
+        #expect(try decode(#"{"type":"increment","payload":null,"meta":{"x":1}}"#) == Action.increment)
+        #expect(try decode(#"{"type":"add","payload":{"amount":5}}"#) == Action.add(amount: 5))
+        #expect(try decode(#"{"type":"set","payload":5}"#) == Action.set(5))
+        #expect(try decode(#"{"type":"rename","payload":"bob"}"#) == Action.rename("bob"))
+        #expect(try decode(#"{"type":"move","payload":{"x":1,"y":2}}"#) == Action.move(x: 1, y: 2))
+        #expect(try decode(#"{"type":"tag","payload":{"label":"a"}}"#) == Action.tag(Tag(label: "a")))
+        #expect(try decode(#"{"type":"stop"}"#, as: Plain.self) == .stop)
+    }
+
+    @Test func failuresNameTheProblem() throws {
+        func message(_ json: String) -> String {
+            do {
+                _ = try decode(json)
+                return "decoded"
+            } catch {
+                return ActionErrorMessage.apiError(for: error, actionTypes: ["increment", "add"]).message
+            }
+        }
+        #expect(message(#"{"type":"nope"}"#).contains(#"Unknown action type "nope""#))
+        #expect(message(#"{"type":"nope"}"#).contains("increment, add"))
+        #expect(message(#"{"type":"add"}"#).contains(#""amount""#))
+        #expect(message(#"{"type":"add","payload":{"amount":"x"}}"#).contains("an integer"))
+        #expect(message(#"{"type":"set","payload":"x"}"#).contains("an integer"))
+        #expect(message(#"{}"#).contains(#"no "type""#))
+        #expect(ActionErrorMessage.apiError(for: DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "x")), actionTypes: []).code == "invalid_json")
+    }
+}
+
+struct RouteTests {
+    @Test func routesMatchMethodAndPath() throws {
+        #expect(try Route.match(method: "GET", path: "/healthz") == .health)
+        #expect(try Route.match(method: "HEAD", path: "/stores") == .listStores)
+        #expect(try Route.match(method: "GET", path: "/stores/a.b-c_d") == .readStore("a.b-c_d"))
+        #expect(try Route.match(method: "GET", path: "/stores/count%65r") == .readStore("counter"))
+        #expect(try Route.match(method: "POST", path: "/stores/x/actions") == .postAction("x"))
+        #expect(try Route.match(method: "GET", path: "/stores/x/ws") == .webSocket("x"))
+        #expect(throws: APIError.self) { try Route.match(method: "GET", path: "/stores/") }
+        #expect(throws: APIError.self) { try Route.match(method: "GET", path: "/stores/x/actions/y") }
+        do {
+            _ = try Route.match(method: "GET", path: "/stores/x/actions")
+            Issue.record("expected 405")
+        } catch {
+            #expect(error.status == 405)
+            #expect(error.fields.first?.value == "POST")
+        }
+    }
+}
+
+struct ConfigurationTests {
+    @Test func defaultsAndOverrides() throws {
+        let config = try ConfigurationLoader.parse(
+            Data(#"{"listen":{"port":0},"limits":{"maxBodyBytes":10},"stores":[{"name":"c","reducer":"Counter","state":{"count":3}}]}"#.utf8),
+            path: "x.json")
+        #expect(config.host == "127.0.0.1")
+        #expect(config.port == 0)
+        #expect(config.limits.maxBodyBytes == 10)
+        #expect(config.limits.maxHeaderBytes == 16384)
+        #expect(config.stores.first?.name == "c")
+        #expect(config.stores.first?.initialState.map { String(decoding: $0, as: UTF8.self) } == #"{"count":3}"#)
+    }
+
+    @Test func theShippedConfigLoads() throws {
+        let config = try ConfigurationLoader.load(path: packageRoot.appendingPathComponent("Config/statehouse.json").path)
+        #expect(config.port == 8080)
+        #expect(config.stores.map(\.name) == ["counter", "todos"])
+    }
+
+    @Test(arguments: [
+        (#"{"stores":[{"name":"","reducer":"Counter"}]}"#, "stores[0].name"),
+        (#"{"stores":[{"reducer":"Counter"}]}"#, "stores[0].name"),
+        (#"{"stores":[{"name":"a"}]}"#, "stores[0].reducer"),
+        (#"{"stores":{}}"#, "stores"),
+        (#"{}"#, "stores"),
+        (#"{"listen":{"port":true},"stores":[]}"#, "listen.port"),
+        (#"{"limits":{"maxBodyBytes":0},"stores":[]}"#, "limits.maxBodyBytes"),
+        (#"[]"#, "JSON object"),
+    ])
+    func errorsNameThePlace(json: String, place: String) {
+        do {
+            _ = try ConfigurationLoader.parse(Data(json.utf8), path: "f.json")
+            Issue.record("accepted \(json)")
+        } catch {
+            #expect(error.description.hasPrefix("f.json: "))
+            #expect(error.description.contains(place))
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import StatehouseTestClients
+import Testing
+
+extension ServerTests {
+    /// The `statehouse` executable as a user runs it: configuration errors, the listening line, signals.
+    @Suite struct CommandLineTests {
+        static let binary = packageRoot.appendingPathComponent(".build/debug/statehouse")
+
+        /// Starts `statehouse` with `arguments`; returns the process and its stdout/stderr pipes.
+        static func launch(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+            guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+                throw TestFailure("\(binary.path) is missing; run `swift build` (make test does) first")
+            }
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            process.currentDirectoryURL = packageRoot
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            return (process, out, err)
+        }
+
+        static func writeConfig(_ json: String) throws -> String {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("statehouse-\(UUID()).json")
+            try Data(json.utf8).write(to: url)
+            return url.path
+        }
+
+        @Test(arguments: [
+            (#"{"stores":[{"name":"a","reducer":"Nope"}]}"#, "stores[0].reducer"),
+            (#"{"stores":[{"name":"a","reducer":"Counter"},{"name":"a","reducer":"Counter"}]}"#, "stores[1].name"),
+            (#"{"stores":[{"name":"a b","reducer":"Counter"}]}"#, "stores[0].name"),
+            (#"{"stores":[{"name":"a","reducer":"Counter","state":{"count":"x"}}]}"#, "stores[0].state"),
+            (#"{"stores":[}"#, "not valid JSON"),
+            (#"{"listen":{"port":70000},"stores":[]}"#, "listen.port"),
+            (#"{"stores":[],"limts":{}}"#, "limts"),
+        ])
+        func badConfigurationExitsTwoWithOneLine(json: String, mentions: String) throws {
+            let path = try Self.writeConfig(json)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let (process, _, err) = try Self.launch(["serve", "--config", path, "--port", "0"])
+            process.waitUntilExit()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 2)
+            let lines = stderr.split(separator: "\n")
+            #expect(lines.count == 1)
+            #expect(stderr.contains(path))
+            #expect(stderr.contains(mentions))
+        }
+
+        @Test func servesTheConfigThenExitsZeroOnSIGTERMClosingWebSocketsWith1001() throws {
+            let path = try Self.writeConfig(
+                #"{"listen":{"host":"127.0.0.1","port":8080},"stores":[{"name":"counter","reducer":"Counter","state":{"count":41}}]}"#)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let (process, out, _) = try Self.launch(["serve", "--config", path, "--port", "0"])
+            defer { if process.isRunning { process.terminate() } }
+            let line = try Self.readLine(out.fileHandleForReading)
+            let prefix = "statehouse listening on http://127.0.0.1:"
+            #expect(line.hasPrefix(prefix))
+            let port = try #require(UInt16(line.dropFirst(prefix.count)))
+
+            let ws = try TestWebSocketClient(port: port, path: "/stores/counter/ws")
+            defer { ws.close() }
+            #expect((try ws.receiveJSON(timeout: .seconds(5))["state"] as? [String: Any])?["count"] as? Int == 41)
+            let curl = try TestCurl.run(["-s", "-d", #"{"type":"increment"}"#, "http://127.0.0.1:\(port)/stores/counter/actions"])
+            #expect(curl.stdout == #"{"store":"counter","version":1,"state":{"count":42}}"#)
+            #expect(try ws.receiveJSON(timeout: .seconds(5))["version"] as? Int == 1)
+            kill(process.processIdentifier, SIGTERM)
+            #expect(try ws.receiveClose(timeout: .seconds(5)) == 1001)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
+        }
+
+        @Test func helpPrintsUsage() throws {
+            let (process, out, _) = try Self.launch(["--help"])
+            process.waitUntilExit()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 0)
+            #expect(text.contains("statehouse serve [--config PATH] [--host HOST] [--port PORT]"))
+        }
+
+        /// Reads one line from `handle`, failing after 10 s.
+        static func readLine(_ handle: FileHandle) throws -> String {
+            var bytes: [UInt8] = []
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                bytes += chunk
+                if let newline = bytes.firstIndex(of: 10) { return String(decoding: bytes[..<newline], as: UTF8.self) }
+            }
+            throw TestFailure("no line from the server: \(String(decoding: bytes, as: UTF8.self))")
+        }
+    }
+}

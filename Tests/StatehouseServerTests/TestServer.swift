@@ -1,0 +1,55 @@
+import DemoReducers
+import Foundation
+import StatehouseServer
+
+/// A real server on 127.0.0.1 with an ephemeral port, hosting the demo stores, for one test.
+final class TestServer: @unchecked Sendable {
+    let server: Server
+    let port: UInt16
+
+    init(limits: ServerConfiguration.Limits = .init(), stores: [ServerConfiguration.StoreDeclaration]? = nil) throws {
+        let configuration = ServerConfiguration(
+            host: "127.0.0.1", port: 0, limits: limits,
+            stores: stores ?? [.init(name: "counter", reducer: "Counter"), .init(name: "todos", reducer: "TodoList")])
+        server = try Server(configuration: configuration, catalog: .demo)
+        port = UInt16(try server.start())
+    }
+
+    func stop() { server.shutdown() }
+
+    /// Runs `body` with a fresh server and always shuts it down.
+    static func with<T>(
+        limits: ServerConfiguration.Limits = .init(), _ body: (TestServer) async throws -> T
+    ) async throws -> T {
+        let server = try TestServer(limits: limits)
+        defer { server.stop() }
+        return try await body(server)
+    }
+}
+
+/// The package root, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// Parses JSON text into a dictionary (tests only).
+func jsonObject(_ text: String) throws -> [String: Any] {
+    guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        throw TestFailure("not a JSON object: \(text)")
+    }
+    return object
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs blocking client code on a thread of its own, so it never occupies one of the few threads of Swift's
+/// cooperative pool, which the server's store actors need (the machine may have 2 cores).
+func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}

@@ -78,7 +78,7 @@ extension HTTPSession {
         var items: [String] = []
         for name in stores.keys.sorted() {
             guard let store = stores[name] else { continue }
-            let version = await store.read().version
+            let version = await store.version()
             items.append(
                 "{\"name\":\(JSONText.quoted(name)),\"reducer\":\(JSONText.quoted(store.reducerName)),\"version\":\(version)}")
         }

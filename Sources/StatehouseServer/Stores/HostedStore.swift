@@ -17,6 +17,8 @@ protocol HostedStore: AnyObject, Sendable {
     func start() async
     /// The current version and state.
     func read() async -> StateReply
+    /// The current version (no encoding).
+    func version() async -> UInt64
     /// Decodes one Flux Standard Action from JSON bytes, ready to be submitted.
     func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
     /// Decodes one WebSocket client message (`{"type":"action","ref":…,"action":{…}}`).

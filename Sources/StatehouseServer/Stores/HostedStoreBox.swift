@@ -26,15 +26,17 @@ final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable
     }
 
     func start() async {
-        let (current, _) = await store.observe { [self] snapshot in
+        // One observer per store: a change is encoded (once) only while someone subscribes.
+        _ = await store.observe { [self] snapshot in
             guard fanout.hasSubscribers else { return }
             fanout.broadcast(version: snapshot.version, message: Envelope.stateMessage(store: name, encode(snapshot)))
         }
-        _ = current
         await store.start()
     }
 
     func read() async -> StateReply { encode(await store.snapshot) }
+
+    func version() async -> UInt64 { await store.version }
 
     func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> {
         do {

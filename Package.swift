@@ -47,6 +47,7 @@ let package = Package(
         .testTarget(name: "StatehouseCoreTests", dependencies: ["StatehouseCore"], swiftSettings: strict),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], swiftSettings: strict),
+        .testTarget(name: "UVLoopTests", dependencies: ["UVLoop", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(
             name: "StatehouseServerTests",
             dependencies: ["StatehouseServer", "DemoReducers", "StatehouseTestClients", "StatehouseCore"],

@@ -36,6 +36,7 @@ public final class EventLoop: @unchecked Sendable {
             Unmanaged<EventLoop>.fromOpaque(raw).takeUnretainedValue().runJobs()
         }, "uv_async_init")
         door.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        uvLoop.pointee.data = Unmanaged.passUnretained(self).toOpaque()
     }
 
     deinit {
@@ -137,22 +138,45 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Handle registry (loop thread only)
 
-    /// Owners of open handles, keyed by identity. The registry holds the strong reference that keeps an owner
-    /// alive while its handle is open; the owner removes itself in its close callback.
-    private var openHandles: [ObjectIdentifier: any LoopHandleOwner] = [:]
+    /// Owners of open handles, keyed by the opaque pointer stored in their handle's `data`. The registry holds the
+    /// strong reference that keeps an owner alive while its handle is open.
+    private var openHandles: [UnsafeMutableRawPointer: any LoopHandleOwner] = [:]
 
-    func register(_ owner: any LoopHandleOwner) { openHandles[ObjectIdentifier(owner)] = owner }
-    func unregister(_ owner: any LoopHandleOwner) { openHandles[ObjectIdentifier(owner)] = nil }
+    /// Registers `owner` and stores it in `handle.data`; call right after `uv_*_init`.
+    func register(_ owner: any LoopHandleOwner, handle: UnsafeMutablePointer<uv_handle_t>) {
+        let key = Unmanaged.passUnretained(owner as AnyObject).toOpaque()
+        handle.pointee.data = key
+        openHandles[key] = owner
+    }
+
+    /// Closes `handle`; once libuv is done with it, its owner's ``LoopHandleOwner/handleDidClose()`` runs and the
+    /// registry lets go of the owner.
+    func close(_ handle: UnsafeMutablePointer<uv_handle_t>) {
+        uv_close(handle) { handle in
+            guard let handle, let key = handle.pointee.data, let loop = handle.pointee.loop.pointee.data else { return }
+            Unmanaged<EventLoop>.fromOpaque(loop).takeUnretainedValue().handleClosed(key)
+        }
+    }
+
+    private func handleClosed(_ key: UnsafeMutableRawPointer) {
+        openHandles.removeValue(forKey: key)?.handleDidClose()
+    }
 
     /// Number of handles open on this loop besides its door (tests assert it returns to zero).
     public var openHandleCount: Int { openHandles.count }
 }
 
-/// A Swift object that owns one libuv handle. It registers with its loop when the handle is initialised and
-/// unregisters in the handle's close callback.
+/// A Swift object that owns one libuv handle: it registers with its loop when the handle is initialised
+/// (``EventLoop/register(_:handle:)``) and closes it through ``EventLoop/close(_:)``.
 protocol LoopHandleOwner: AnyObject {
     /// Starts closing the handle (idempotent).
     func closeHandle()
+    /// libuv has closed the handle; the owner is released right after this returns.
+    func handleDidClose()
+}
+
+extension LoopHandleOwner {
+    func handleDidClose() {}
 }
 
 private final class ResultBox<T>: @unchecked Sendable {

@@ -16,8 +16,7 @@ public final class LoopTimer: LoopHandleOwner, @unchecked Sendable {
         self.loop = loop
         handle = .allocate(capacity: 1)
         uv_timer_init(loop.uvLoop, handle)
-        handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-        loop.register(self)
+        loop.register(self, handle: cuv_timer_as_handle(handle))
     }
 
     /// Fires `action` after `delayMs` milliseconds, then every `repeatMs` milliseconds when that is non-zero.
@@ -41,11 +40,7 @@ public final class LoopTimer: LoopHandleOwner, @unchecked Sendable {
         guard !closing else { return }
         closing = true
         action = nil
-        uv_close(cuv_timer_as_handle(handle)) { raw in
-            guard let raw, let owner = raw.pointee.data else { return }
-            let timer = Unmanaged<LoopTimer>.fromOpaque(owner).takeUnretainedValue()
-            timer.loop.unregister(timer)
-        }
+        loop.close(cuv_timer_as_handle(handle))
     }
 
     deinit { handle.deallocate() }

@@ -17,8 +17,7 @@ public final class SignalWatcher: LoopHandleOwner, @unchecked Sendable {
         self.onSignal = onSignal
         handle = .allocate(capacity: 1)
         uv_signal_init(loop.uvLoop, handle)
-        handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-        loop.register(self)
+        loop.register(self, handle: cuv_signal_as_handle(handle))
         uv_signal_start(handle, { raw, _ in
             guard let owner = raw?.pointee.data else { return }
             Unmanaged<SignalWatcher>.fromOpaque(owner).takeUnretainedValue().onSignal?()
@@ -32,11 +31,7 @@ public final class SignalWatcher: LoopHandleOwner, @unchecked Sendable {
         guard !closing else { return }
         closing = true
         onSignal = nil
-        uv_close(cuv_signal_as_handle(handle)) { raw in
-            guard let raw, let owner = raw.pointee.data else { return }
-            let watcher = Unmanaged<SignalWatcher>.fromOpaque(owner).takeUnretainedValue()
-            watcher.loop.unregister(watcher)
-        }
+        loop.close(cuv_signal_as_handle(handle))
     }
 
     deinit { handle.deallocate() }

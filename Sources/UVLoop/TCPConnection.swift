@@ -41,8 +41,7 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
         self.loop = loop
         handle = .allocate(capacity: 1)
         uv_tcp_init(loop.uvLoop, handle)
-        handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-        loop.register(self)
+        loop.register(self, handle: cuv_tcp_as_handle(handle))
     }
 
     deinit { handle.deallocate() }
@@ -82,17 +81,16 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
         isReading = false
         lingerTimer?.close()
         lingerTimer = nil
-        uv_close(cuv_tcp_as_handle(handle)) { raw in
-            guard let raw, let owner = raw.pointee.data else { return }
-            let connection = Unmanaged<TCPConnection>.fromOpaque(owner).takeUnretainedValue()
-            connection.state = .closed
-            let onClosed = connection.onClosed
-            connection.onRead = nil
-            connection.onEnd = nil
-            connection.onClosed = nil
-            connection.onWritable = nil
-            connection.loop.unregister(connection)
-            onClosed?()
-        }
+        loop.close(cuv_tcp_as_handle(handle))
+    }
+
+    func handleDidClose() {
+        state = .closed
+        let onClosed = self.onClosed
+        onRead = nil
+        onEnd = nil
+        self.onClosed = nil
+        onWritable = nil
+        onClosed?()
     }
 }

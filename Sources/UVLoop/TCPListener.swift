@@ -27,8 +27,7 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
         self.onAccept = onAccept
         handle = .allocate(capacity: 1)
         uv_tcp_init(loop.uvLoop, handle)
-        handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-        loop.register(self)
+        loop.register(self, handle: cuv_tcp_as_handle(handle))
         do {
             try bind(host: host, port: port)
             try UVError.check(uv_listen(cuv_tcp_as_stream(handle), backlog) { server, status in
@@ -85,11 +84,7 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
         guard !closing else { return }
         closing = true
         onAccept = nil
-        uv_close(cuv_tcp_as_handle(handle)) { raw in
-            guard let raw, let owner = raw.pointee.data else { return }
-            let listener = Unmanaged<TCPListener>.fromOpaque(owner).takeUnretainedValue()
-            listener.loop.unregister(listener)
-        }
+        loop.close(cuv_tcp_as_handle(handle))
     }
 
     deinit { handle.deallocate() }

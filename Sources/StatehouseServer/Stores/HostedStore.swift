@@ -49,16 +49,17 @@ enum ClientMessage: Sendable {
 enum Envelope {
     /// `{"store":…,"version":…,"state":…}`: the body of `GET /stores/{name}` and `POST …/actions`.
     static func storeState(store: String, _ reply: StateReply) -> [UInt8] {
-        var out = Array("{\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":".utf8)
-        out.reserveCapacity(out.count + reply.state.count + 1)
-        out += reply.state
-        out.append(UInt8(ascii: "}"))
-        return out
+        withState("{\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":", reply)
     }
 
     /// `{"type":"state","store":…,"version":…,"state":…}`: a WebSocket state message.
     static func stateMessage(store: String, _ reply: StateReply) -> [UInt8] {
-        var out = Array("{\"type\":\"state\",\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":".utf8)
+        withState("{\"type\":\"state\",\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":", reply)
+    }
+
+    /// `head` + the state's JSON + `}`.
+    private static func withState(_ head: String, _ reply: StateReply) -> [UInt8] {
+        var out = Array(head.utf8)
         out.reserveCapacity(out.count + reply.state.count + 1)
         out += reply.state
         out.append(UInt8(ascii: "}"))

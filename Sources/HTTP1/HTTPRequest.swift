@@ -46,11 +46,12 @@ public struct HTTPRequest: Sendable, Equatable {
     ) {
         self.method = method
         self.target = target
-        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            path = String(target[..<mark])
-            query = String(target[target.index(after: mark)...])
+        let origin = Self.originForm(of: target)
+        if let mark = origin.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            path = String(origin[..<mark])
+            query = String(origin[origin.index(after: mark)...])
         } else {
-            path = target
+            path = String(origin)
             query = nil
         }
         self.versionMajor = versionMajor
@@ -59,5 +60,15 @@ public struct HTTPRequest: Sendable, Equatable {
         self.body = body
         self.keepAlive = keepAlive
         self.isUpgrade = isUpgrade
+    }
+
+    /// The path-and-query part of a request-target: absolute-form (`http://host/path?q`, RFC 9112 §3.2.2), which a
+    /// server must accept, is reduced to `/path?q`; origin-form is returned as is.
+    static func originForm(of target: String) -> Substring {
+        let lowered = target.prefix(8).lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return Substring(target) }
+        let afterScheme = target[target.index(target.startIndex, offsetBy: lowered.hasPrefix("http://") ? 7 : 8)...]
+        guard let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+        return afterScheme[slash] == "?" ? Substring("/" + afterScheme[slash...]) : afterScheme[slash...]
     }
 }

@@ -7,11 +7,11 @@ import StatehouseServer
 
 let usage = """
     Usage: statehouse serve [--config PATH] [--host HOST] [--port PORT]
-           statehouse --help
+           statehouse --help | --version
 
     Serves the stores declared in the configuration file over HTTP and WebSocket.
       --config PATH   configuration file (default: Config/statehouse.json)
-      --host HOST     listen address, overriding the file's listen.host
+      --host HOST     listen address (IPv4/IPv6 literal or localhost), overriding the file's listen.host
       --port PORT     listen port, overriding listen.port; 0 picks a free port
     Once listening it prints one line: statehouse listening on http://HOST:PORT
     SIGINT or SIGTERM shuts it down gracefully (WebSockets get close code 1001) and it exits 0.
@@ -24,7 +24,13 @@ func fail(_ message: String, code: Int32) -> Never {
     exit(code)
 }
 
+let version = "0.1.0"
+
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["--version"] {
+    print("statehouse \(version)")
+    exit(0)
+}
 if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") || arguments == ["help"] {
     print(usage, terminator: "")
     exit(arguments.isEmpty ? 2 : 0)
@@ -36,15 +42,20 @@ var host: String?
 var port: Int?
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
+    guard ["--config", "--host", "--port"].contains(flag) else { fail("unknown option \(flag); see statehouse --help", code: 2) }
     guard let value = arguments.first else { fail("\(flag) needs a value; see statehouse --help", code: 2) }
     arguments.removeFirst()
     switch flag {
     case "--config": configPath = value
-    case "--host": host = value
+    case "--host":
+        guard let address = ServerConfiguration.bindAddress(for: value) else {
+            fail("--host must be an IPv4 or IPv6 address or localhost (host names are not resolved)", code: 2)
+        }
+        host = address
     case "--port":
         guard let number = Int(value), (0...65535).contains(number) else { fail("--port must be 0 to 65535", code: 2) }
         port = number
-    default: fail("unknown option \(flag); see statehouse --help", code: 2)
+    default: break
     }
 }
 

@@ -14,8 +14,14 @@ public struct Log: Sendable {
     }
 
     /// The process-wide logger.
-    public static let shared = Log(
-        level: ProcessInfo.processInfo.environment["STATEHOUSE_LOG"].flatMap(Level.init(name:)) ?? .info)
+    public static let shared: Log = {
+        let setting = ProcessInfo.processInfo.environment["STATEHOUSE_LOG"]
+        let log = Log(level: setting.flatMap(Level.init(name:)) ?? .info)
+        if let setting, Level(name: setting) == nil {
+            log.warning("STATEHOUSE_LOG=\(setting) is not a level; using info (levels: debug, info, warning, error)")
+        }
+        return log
+    }()
 
     /// Records below this level are dropped.
     public let level: Level

@@ -61,6 +61,8 @@ public final class Server: @unchecked Sendable {
             stopped.signal()
             throw error
         }
+        let names = stores.keys.sorted().joined(separator: ", ")
+        Log.shared.info("serving \(stores.count) store(s) [\(names)] on \(host):\(listener?.port ?? 0)")
         return listener?.port ?? 0
     }
 
@@ -91,6 +93,7 @@ public final class Server: @unchecked Sendable {
             waitUntilStopped()
             return
         }
+        Log.shared.info("shutting down: closing the listener and \(graceMs) ms for connections to finish")
         let drained = DispatchSemaphore(value: 0)
         loop.execute { [self] in
             listener?.close()

@@ -48,7 +48,7 @@ struct ActionMappingTests {
         #expect(message(#"{"type":"add","payload":{"amount":"x"}}"#).contains("an integer"))
         #expect(message(#"{"type":"set","payload":"x"}"#).contains("an integer"))
         #expect(message(#"{}"#).contains(#"no "type""#))
-        #expect(ActionErrorMessage.apiError(for: DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "x")), actionTypes: []).code == "invalid_json")
+        #expect(ActionErrorMessage.apiError(for: DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "x")), actionTypes: [], body: Array("{".utf8)).code == "invalid_json")
     }
 }
 

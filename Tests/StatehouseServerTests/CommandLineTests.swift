@@ -37,6 +37,8 @@ extension ServerTests {
             (#"{"stores":[}"#, "not valid JSON"),
             (#"{"listen":{"port":70000},"stores":[]}"#, "listen.port"),
             (#"{"stores":[],"limts":{}}"#, "limts"),
+            (#"{"listen":{"host":"example.com"},"stores":[]}"#, "listen.host"),
+            (#"{"stores":[{"name":"a","reducer":"Counter","state":null}]}"#, "not null"),
         ])
         func badConfigurationExitsTwoWithOneLine(json: String, mentions: String) throws {
             let path = try Self.writeConfig(json)
@@ -73,6 +75,16 @@ extension ServerTests {
             process.waitUntilExit()
             #expect(process.terminationReason == .exit)
             #expect(process.terminationStatus == 0)
+        }
+
+        @Test(arguments: [["serve", "--bogus"], ["serve", "--host", "example.com"], ["serve", "--port", "x"], ["dance"]])
+        func badUsageExitsTwo(arguments: [String]) throws {
+            let (process, _, err) = try Self.launch(arguments)
+            process.waitUntilExit()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 2)
+            #expect(stderr.hasPrefix("statehouse: "))
+            #expect(stderr.split(separator: "\n").count == 1)
         }
 
         @Test func helpPrintsUsage() throws {

@@ -54,6 +54,10 @@ extension ServerTests {
             (#"{"type":"add"}"#, 400, "invalid_action"),
             (#"{"type":"add","payload":{"amount":"five"}}"#, 400, "invalid_action"),
             (#"{"type":7}"#, 400, "invalid_action"),
+            (#"{"type":"add","payload":{"amount":1.5}}"#, 400, "invalid_action"),
+            (#"{"type":"add","payload":{"amount":99999999999999999999}}"#, 400, "invalid_action"),
+            ("", 400, "invalid_json"),
+            (#"{"type":"increment","payload":"x"}"#, 400, "invalid_action"),
         ])
         func badActionsAreExplained(body: String, status: Int, code: String) async throws {
             try await TestServer.with { server in
@@ -98,6 +102,8 @@ extension ServerTests {
                 #expect(head.status == 200)
                 #expect(head.body.isEmpty)
                 #expect(try client.request("POST", "/stores/nope/actions", body: "{}").status == 404)
+            #expect(try client.request("GET", "/stores/nope/ws").status == 404)
+            #expect(try client.request("GET", "http://example.test/stores/counter?x=1").status == 200)
             }
         }
     }

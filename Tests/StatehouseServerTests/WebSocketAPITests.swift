@@ -103,6 +103,11 @@ extension ServerTests {
                     fields: [("Upgrade", "websocket"), ("Connection", "keep-alive, Upgrade"), ("Sec-WebSocket-Version", "8"), ("Sec-WebSocket-Key", key)])
                 #expect(badVersion.status == 426)
                 #expect(badVersion.field("Sec-WebSocket-Version") == "13")
+                let http10 = try TestHTTPClient(port: server.port)
+                defer { http10.close() }
+                try http10.sendRaw("GET /stores/counter/ws HTTP/1.0\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: \(key)\r\n\r\n")
+                #expect(try http10.readResponse(deadline: .now + .seconds(5)).status == 400)
                 let plain = try TestHTTPClient(port: server.port)
                 defer { plain.close() }
                 let noUpgrade = try plain.request("GET", "/stores/counter/ws")

@@ -43,7 +43,13 @@ public enum ConfigurationLoader {
         if let listen = top["listen"] {
             let object = try reader.object(listen, at: "listen")
             try reader.allowOnly(["host", "port"], in: object, at: "listen")
-            if let host = object["host"] { config.host = try reader.string(host, at: "listen.host") }
+            if let host = object["host"] {
+                let text = try reader.string(host, at: "listen.host")
+                guard let address = ServerConfiguration.bindAddress(for: text) else {
+                    throw reader.fail("listen.host", "\"\(text)\" is not an IPv4 or IPv6 address; use e.g. 127.0.0.1, 0.0.0.0, ::1 or localhost")
+                }
+                config.host = address
+            }
             if let port = object["port"] { config.port = try reader.integer(port, at: "listen.port", in: 0...65535) }
         }
         if let limits = top["limits"] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The server's configuration, read from `Config/statehouse.json` (see ``ConfigurationLoader``).
 ///
 /// Shape:
@@ -53,6 +55,15 @@ public struct ServerConfiguration: Sendable {
             self.reducer = reducer
             self.initialState = initialState
         }
+    }
+
+    /// The address to bind for `host`: an IPv4 or IPv6 literal as is, `localhost` as `127.0.0.1`; nil otherwise
+    /// (host names are not resolved).
+    public static func bindAddress(for host: String) -> String? {
+        if host == "localhost" { return "127.0.0.1" }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        if inet_pton(AF_INET, host, &buffer) == 1 || inet_pton(AF_INET6, host, &buffer) == 1 { return host }
+        return nil
     }
 
     /// Whether `name` is a valid store name: 1 to 64 characters from `A-Z a-z 0-9 . _ -`.

@@ -27,8 +27,9 @@ extension HTTPSession {
         case .postAction(let name):
             guard let store = store(named: name, request) else { return }
             post(request, to: store)
-        case .webSocket:
+        case .webSocket(let name):
             // A plain GET without a valid Upgrade: say what a WebSocket handshake needs.
+            guard store(named: name, request) != nil else { return }
             let error = Self.handshakeError(request) ?? APIError(
                 status: 426, code: "upgrade_required", message: "This endpoint speaks WebSocket; send an Upgrade request.")
             send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
@@ -87,6 +88,11 @@ extension HTTPSession {
 
     /// The RFC 6455 §4.2.1 problem with a would-be handshake, as an API error; nil when it is valid.
     static func handshakeError(_ request: HTTPRequest) -> APIError? {
+        if request.versionMajor == 1, request.versionMinor < 1 {
+            return APIError(
+                status: 400, code: "invalid_websocket_handshake",
+                message: "A WebSocket handshake needs HTTP/1.1 or later (RFC 6455 §4.1); send the request as HTTP/1.1.")
+        }
         let fields = request.fields.map { (name: $0.name, value: $0.value) }
         switch WebSocketHandshake.validate(method: request.method, fields: fields) {
         case .success: return nil

@@ -25,6 +25,7 @@ extension HTTPSession {
         let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\r\n"
         connection.write(Array(head.utf8))
+        Log.shared.debug("ws \(name) opened")
         state = .upgraded
         let session = WebSocketSession(connection: connection, store: store, context: context)
         context.replace(self, with: session)

@@ -25,6 +25,8 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     var queue: [HTTPParseEvent] = []
     var queueStart = 0
     var peerClosed = false
+    /// `METHOD target` of the request being answered, for the debug log.
+    var current = ""
 
     init(connection: TCPConnection, context: ServerContext) {
         self.connection = connection
@@ -81,10 +83,13 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     private func handle(_ event: HTTPParseEvent) {
         switch event {
         case .request(let request):
+            current = "\(request.method) \(request.target)"
             dispatch(request)
         case .upgrade(let request, let leftover):
+            current = "\(request.method) \(request.target) (upgrade)"
             upgrade(request, leftover: leftover)
         case .failure(let failure):
+            current = "(unparsable request)"
             let error = APIError(status: failure.status, code: failure.code, message: failure.message)
             send(error: error, keepAlive: false, headOnly: false)
         }
@@ -94,6 +99,7 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     func send(_ response: HTTPResponse, keepAlive requested: Bool, headOnly: Bool) {
         guard state == .idle || state == .busy else { return }
         let keepAlive = requested && !context.isShuttingDown && !peerClosed
+        Log.shared.debug("http \(current) → \(response.status)\(keepAlive ? "" : ", closing")")
         connection.write(response.serialized(keepAlive: keepAlive, headOnly: headOnly))
         if keepAlive {
             state = .idle

@@ -3,7 +3,9 @@ import Foundation
 /// Turns a failure to decode an action into an `invalid_json` or `invalid_action` ``APIError`` whose message says
 /// what was wrong and, where known, lists the store's action types.
 enum ActionErrorMessage {
-    static func apiError(for error: any Error, actionTypes: [String]) -> APIError {
+    /// - Parameters:
+    ///   - body: the bytes that failed to decode, to tell a syntax error from a number that fits no field.
+    static func apiError(for error: any Error, actionTypes: [String], body: [UInt8]? = nil) -> APIError {
         let known = actionTypes.isEmpty ? "" : " This store's action types: \(actionTypes.joined(separator: ", "))."
         func invalid(_ text: String) -> APIError {
             APIError(status: 400, code: "invalid_action", message: text + known)
@@ -16,19 +18,23 @@ enum ActionErrorMessage {
         case ActionDecodingFailure.unknownType(let type):
             return invalid("Unknown action type \(JSONText.quoted(type)).")
         case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
-            return .invalidJSON(context.underlyingError.map(shortDescription) ?? "syntax error")
+            if let body, let problem = syntaxProblem(body) { return .invalidJSON(problem) }
+            return invalid(numberMessage)
         case DecodingError.typeMismatch(_, let context) where isRoot(context.codingPath):
             return invalid("An action must be a JSON object with a \"type\" field.")
         case DecodingError.keyNotFound(let key, let context):
             return invalid("The payload needs the field \(JSONText.quoted(place(context.codingPath + [key]))).")
+        case DecodingError.typeMismatch(let type, let context) where place(context.codingPath) == "payload":
+            return invalid("The payload must be \(JSONTypeName.of(type)).")
         case DecodingError.typeMismatch(let type, let context):
-            return invalid("The payload field \(JSONText.quoted(place(context.codingPath))) must be \(describe(type)).")
+            return invalid("The payload field \(JSONText.quoted(place(context.codingPath))) must be \(JSONTypeName.of(type)).")
         case DecodingError.valueNotFound(let type, let context):
-            return invalid("The payload field \(JSONText.quoted(place(context.codingPath))) must be \(describe(type)), not null.")
+            return invalid("The payload field \(JSONText.quoted(place(context.codingPath))) must be \(JSONTypeName.of(type)), not null.")
         case DecodingError.dataCorrupted(let context):
             return invalid("The payload field \(JSONText.quoted(place(context.codingPath))) is invalid: \(context.debugDescription)")
         default:
-            return invalid("The action could not be read: \(error).")
+            // Foundation reports a number that fits no Swift type (1.5 for an Int, 1e999) with an internal error.
+            return invalid(numberMessage)
         }
     }
 
@@ -46,7 +52,25 @@ enum ActionErrorMessage {
         return joined.isEmpty ? "payload" : joined
     }
 
-    private static func describe(_ type: Any.Type) -> String {
+    private static let numberMessage =
+        "A number in the payload does not fit its field: integer fields take whole numbers from -2^63 to 2^63-1."
+
+    /// What is wrong with `body` as JSON, or nil when it is valid JSON.
+    private static func syntaxProblem(_ body: [UInt8]) -> String? {
+        if body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return "the body is empty" }
+        do {
+            _ = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "syntax error"
+            return text.split(separator: "\n").first.map(String.init) ?? text
+        }
+    }
+}
+
+/// How a Swift type shows in JSON, for error messages ("an integer", "a string", …).
+enum JSONTypeName {
+    static func of(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: return "a string"
         case is Bool.Type: return "true or false"
@@ -54,12 +78,11 @@ enum ActionErrorMessage {
         case is Double.Type, is Float.Type: return "a number"
         case is [Any].Type: return "an array"
         case is [String: Any].Type: return "an object"
-        default: return "a \(type)"
+        default:
+            let name = String(describing: type)
+            if name.hasPrefix("Array<") { return "an array" }
+            if name.hasPrefix("Dictionary<") || name.contains("KeyedDecodingContainer") { return "an object" }
+            return "an object (\(name))"
         }
-    }
-
-    private static func shortDescription(_ error: any Error) -> String {
-        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-        return text.split(separator: "\n").first.map(String.init) ?? text
     }
 }

@@ -43,7 +43,7 @@ final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable
             let action = try JSONDecoder().decode(FluxStandardAction<R.Action>.self, from: Data(actionJSON)).action
             return .success(bind(action))
         } catch {
-            return .failure(ActionErrorMessage.apiError(for: error, actionTypes: R.actionTypes))
+            return .failure(ActionErrorMessage.apiError(for: error, actionTypes: R.actionTypes, body: actionJSON))
         }
     }
 

@@ -47,12 +47,20 @@ public struct ReducerCatalog: Sendable {
     }
 
     private static func describe(_ error: any Error) -> String {
+        func place(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return path.isEmpty ? "the state" : "\"\(path)\""
+        }
         switch error {
-        case DecodingError.keyNotFound(let key, _): return "missing \"\(key.stringValue)\""
+        case DecodingError.keyNotFound(let key, let context):
+            let within = context.codingPath.isEmpty ? "" : " in \(place(context))"
+            return "missing \"\(key.stringValue)\"\(within)"
         case DecodingError.typeMismatch(let type, let context):
-            return "\(context.codingPath.map(\.stringValue).joined(separator: ".")) must be \(type)"
-        case DecodingError.valueNotFound(_, let context):
-            return "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is null"
+            return "\(place(context)) must be \(JSONTypeName.of(type))"
+        case DecodingError.valueNotFound(let type, let context):
+            return "\(place(context)) must be \(JSONTypeName.of(type)), not null"
+        case DecodingError.dataCorrupted(let context):
+            return "\(place(context)) is invalid: \(context.debugDescription)"
         default: return "\(error)"
         }
     }

@@ -57,6 +57,7 @@ extension WebSocketSession {
 
     /// The peer's Close (§5.5.1): echo it and close, or, if we sent ours first, this completes the handshake.
     private func peerClosed(code: UInt16?) {
+        Log.shared.debug("ws \(store.name) closed by the client (code \(code.map(String.init) ?? "none"))")
         if state == .open {
             let payload = code.map { WebSocketFrameEncoder.closePayload(code: WebSocketCloseCode(rawValue: $0), reason: "") } ?? []
             connection.write(WebSocketFrameEncoder.frame(opcode: .close, payload: payload))
@@ -71,6 +72,7 @@ extension WebSocketSession {
     /// Fails the connection (§7.1.7): Close with the failure's code, then close TCP once it is written.
     func fail(_ failure: WebSocketFailure) {
         guard state == .open || state == .joining || state == .closing else { return }
+        Log.shared.info("ws \(store.name) failed: close \(failure.closeCode.rawValue) (\(failure.reason))")
         let payload = WebSocketFrameEncoder.closePayload(code: failure.closeCode, reason: failure.reason)
         connection.write(WebSocketFrameEncoder.frame(opcode: .close, payload: payload))
         state = .closed

@@ -137,3 +137,14 @@ struct Tally: Reducer {
 struct TestError: Error, CustomStringConvertible {
     let description: String
 }
+
+/// An `NSLock` usable from synchronous helpers.
+final class NSLockBox: @unchecked Sendable {
+    private let lock = NSLock()
+
+    func run<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+}

@@ -1,0 +1,129 @@
+import StatehouseCore
+import Testing
+
+@Suite struct IdleTests {
+    @Test func untilIdleWaitsForRunningEffects() async {
+        let release = Gate()
+        let store = Store(
+            reducer: Script(script: { action in
+                guard action == .trigger("go") else { return .none }
+                return .sequence { send in
+                    await release.wait()
+                    await send(.event("done"))
+                }
+            }),
+            state: .init()
+        )
+        #expect(await store.isIdle)
+        _ = await store.send(.trigger("go"))
+        #expect(await store.isIdle == false)
+        let idle = Gate()
+        let waiter = Task {
+            await store.untilIdle()
+            idle.open()
+        }
+        // Still waiting: the effect has not finished. A round trip through the actor shows it.
+        _ = await store.send(.event("probe"))
+        #expect(await store.isIdle == false)
+        release.open()
+        await idle.wait()
+        await waiter.value
+        #expect(await store.isIdle)
+        #expect(await store.state.events == ["probe", "done"])
+    }
+}
+
+@Suite struct TapTests {
+    @Test func tapSeesEveryActionWithItsOrigin() async {
+        let store = Store(
+            reducer: Script(script: { action in
+                switch action {
+                case .trigger("go"): .just(.event("effect")).cancellable("x")
+                case .trigger("stop"): .cancel("x")
+                default: .none
+                }
+            }),
+            state: .init()
+        )
+        let seen = Recorder<String>()
+        await store.tap { reduced in
+            seen.append("\(reduced.action) effect=\(reduced.fromEffect) dropped=\(reduced.dropped)")
+        }
+        store.enqueue(.trigger("go"))
+        store.enqueue(.trigger("stop"))
+        _ = await store.send(.trigger("go"))
+        await store.untilIdle()
+        // Mailbox: [go, stop, go]; each `go` queues its `.just` at the end, the first one after
+        // its run was cancelled by `stop`.
+        #expect(seen.values == [
+            "trigger(\"go\") effect=false dropped=false",
+            "trigger(\"stop\") effect=false dropped=false",
+            "trigger(\"go\") effect=false dropped=false",
+            "event(\"effect\") effect=true dropped=true",
+            "event(\"effect\") effect=true dropped=false",
+        ])
+    }
+}
+
+@Suite struct ErrorLineTests {
+    @Test func lineNamesTheStoreAndTheCancellationID() async {
+        let lines = Recorder<String>()
+        let store = Store(
+            reducer: Script(script: { _ in
+                Effect.single { throw TestError(description: "boom") }.cancellable("later")
+            }),
+            state: .init(),
+            name: "counter",
+            logger: { lines.append($0) }
+        )
+        _ = await store.send(.trigger("go"))
+        await store.untilIdle()
+        #expect(lines.values == ["store counter: effect later failed: boom"])
+    }
+}
+
+@Suite struct MemoryTests {
+    /// Counts live `Payload` instances.
+    final class LiveCount: @unchecked Sendable {
+        private let lock = NSLockBox()
+        private var count = 0
+        func add(_ delta: Int) { lock.run { count += delta } }
+        var value: Int { lock.run { count } }
+    }
+
+    final class Payload: Sendable {
+        let counter: LiveCount
+        init(_ counter: LiveCount) {
+            self.counter = counter
+            counter.add(1)
+        }
+        deinit { counter.add(-1) }
+    }
+
+    /// Each action replaces the payload: a new state that holds a fresh object.
+    struct Replacer: Reducer {
+        struct State: Equatable, Sendable {
+            var payload: Payload
+            static func == (lhs: State, rhs: State) -> Bool { lhs.payload === rhs.payload }
+        }
+        let counter: LiveCount
+        func reduce(state: inout State, action: Void) -> Effect<Void> {
+            state.payload = Payload(counter)
+            return .none
+        }
+    }
+
+    @Test func neverReadingStatesConsumerHoldsAtMostOneSnapshot() async {
+        let counter = LiveCount()
+        let store = Store(reducer: Replacer(counter: counter), state: .init(payload: Payload(counter)))
+        let stream = await store.states()
+        for _ in 0..<999 {
+            store.enqueue(())
+        }
+        _ = await store.send(())
+        // The current state's payload plus at most one buffered in the stream.
+        #expect(counter.value <= 2)
+        #expect(await store.version == 1_000)
+        withExtendedLifetime(stream) {}
+    }
+}

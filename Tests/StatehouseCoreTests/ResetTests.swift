@@ -1,0 +1,101 @@
+import StatehouseCore
+import Testing
+
+@Suite struct ResetTests {
+    @Test func noActionOfARunningSequenceIsReducedAfterTheReset() async {
+        let store = Store(
+            reducer: Script(script: { action in
+                guard action == .trigger("go") else { return .none }
+                return .sequence { send in
+                    while !Task.isCancelled { await send(.tick) }
+                }
+            }),
+            state: .init()
+        )
+        _ = await store.send(.trigger("go"))
+        #expect(await eventually { await store.state.ticks >= 3 })
+        let afterReset = await store.reset()
+        #expect(afterReset.state == Script.State())
+        await store.untilIdle()
+        // A tick reduced after the reset would have made `ticks` non-zero again.
+        #expect(await store.state.ticks == 0)
+        #expect(await store.runningEffectCount == 0)
+        #expect(await settle(store))
+    }
+
+    @Test func queuedTopLevelJustIsDropped() async {
+        let store = Store(
+            reducer: Script(script: { action in
+                action == .trigger("go") ? .just(.event("from effect")) : .none
+            }),
+            state: .init()
+        )
+        // Mailbox: [go, reset]; reducing `go` queues its `.just` behind the reset.
+        store.enqueue(.trigger("go"))
+        _ = await store.reset()
+        await store.untilIdle()
+        #expect(await store.state.events.isEmpty)
+        #expect(await store.droppedActionCount == 1)
+    }
+
+    @Test func versionBumpsOnlyWhenTheStateChanged() async {
+        let store = Store(reducer: Tally(), state: .init())
+        let seen = Recorder<UInt64>()
+        _ = await store.observe { seen.append($0.version) }
+        #expect(await store.reset().version == 0)
+        #expect(seen.values.isEmpty)
+
+        _ = await store.send(.increment)
+        let snapshot = await store.reset()
+        #expect(snapshot.version == 2)
+        #expect(snapshot.state.count == 0)
+        #expect(seen.values == [1, 2])
+    }
+
+    @Test func resetIsFIFOWithActions() async {
+        let store = Store(reducer: Tally(), state: .init())
+        store.enqueue(.increment)
+        let reset = Recorder<Snapshot<Tally.State>>()
+        store.enqueueReset { reset.append($0) }
+        let after = await store.send(.increment)
+        #expect(reset.values.map(\.version) == [2])
+        #expect(after.version == 3)
+        #expect(after.state.count == 1)
+    }
+
+    @Test func bindRestartsWhenTheStoreWasStarted() async {
+        let binds = Recorder<Int>()
+        let store = Store(
+            reducer: Script(onBind: {
+                .sequence { send in
+                    binds.append(1)
+                    await send(.event("bound"))
+                    // Long-lived: runs until the reset cancels it.
+                    try? await Task.sleep(for: .seconds(3_600))
+                }
+            }),
+            state: .init()
+        )
+        _ = await store.reset()
+        #expect(binds.values.isEmpty)
+        await store.start()
+        #expect(await eventually { await store.state.events == ["bound"] })
+        _ = await store.reset()
+        #expect(await eventually { await store.state.events == ["bound"] && binds.values.count == 2 })
+        #expect(await store.runningEffectCount == 1)
+    }
+
+    @Test func pendingSettleCompletesWhenResetCancelsItsEffects() async throws {
+        let store = Store(
+            reducer: Script(script: { action in
+                action == .trigger("go") ? .sequence { _ in try await Task.sleep(for: .seconds(3_600)) } : .none
+            }),
+            state: .init()
+        )
+        let waiter = Task { try await store.sendAndSettle(.trigger("go"), timeout: .seconds(3_600)) }
+        #expect(await eventually { await store.runningEffectCount == 1 })
+        _ = await store.reset()
+        let snapshot = try await waiter.value
+        #expect(snapshot.version == 0)
+    }
+}

@@ -15,7 +15,7 @@ public struct Counter: ServableReducer {
         case decrement
         case add(amount: Int)
         case reset
-        /// Increments after `ms` milliseconds (a `single` effect, cancellable with `cancelLater`).
+        /// Increments after `ms` milliseconds on the store's clock (`delayed`, cancellable with `cancelLater`).
         case incrementLater(ms: Int)
         case cancelLater
         /// Increments every `ms` milliseconds until `stopTicking` (a cancellable `sequence`).
@@ -43,12 +43,7 @@ public struct Counter: ServableReducer {
         case .reset:
             state.count = 0
         case .incrementLater(let ms):
-            let delay = Self.clampedDelay(ms)
-            return .single {
-                try await Task.sleep(for: delay)
-                return .increment
-            }
-            .cancellable(EffectID.later)
+            return Effect.just(.increment).delayed(by: Self.clampedDelay(ms)).cancellable(EffectID.later)
         case .cancelLater:
             return .cancel(EffectID.later)
         case .startTicking(let ms):

@@ -1,11 +1,12 @@
 public import StatehouseServer
 
 extension ReducerCatalog {
-    /// A catalog holding the demo reducers: `Counter` and `TodoList`.
+    /// A catalog holding the demo reducers: `Counter`, `TodoList` and `Search`.
     public static var demo: ReducerCatalog {
         var catalog = ReducerCatalog()
         catalog.register(Counter.self)
         catalog.register(TodoList.self)
+        catalog.register(Search.self)
         return catalog
     }
 }

@@ -88,7 +88,7 @@ struct ConfigurationTests {
     @Test func theShippedConfigLoads() throws {
         let config = try ConfigurationLoader.load(path: packageRoot.appendingPathComponent("Config/statehouse.json").path)
         #expect(config.port == 8080)
-        #expect(config.stores.map(\.name) == ["counter", "todos"])
+        #expect(config.stores.map(\.name) == ["counter", "todos", "search"])
     }
 
     @Test(arguments: [

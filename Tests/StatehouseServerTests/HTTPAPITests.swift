@@ -13,7 +13,7 @@ extension ServerTests {
                 #expect(health.bodyText == #"{"status":"ok"}"#)
                 #expect(health.field("Content-Type") == "application/json")
                 let list = try client.request("GET", "/stores")
-                #expect(list.bodyText == #"{"stores":[{"name":"counter","reducer":"Counter","version":0},{"name":"todos","reducer":"TodoList","version":0}]}"#)
+                #expect(list.bodyText == #"{"stores":[{"name":"counter","reducer":"Counter","version":0},{"name":"search","reducer":"Search","version":0},{"name":"todos","reducer":"TodoList","version":0}]}"#)
             }
         }
 

@@ -10,7 +10,10 @@ final class TestServer: @unchecked Sendable {
     init(limits: ServerConfiguration.Limits = .init(), stores: [ServerConfiguration.StoreDeclaration]? = nil) throws {
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, limits: limits,
-            stores: stores ?? [.init(name: "counter", reducer: "Counter"), .init(name: "todos", reducer: "TodoList")])
+            stores: stores ?? [
+                .init(name: "counter", reducer: "Counter"), .init(name: "todos", reducer: "TodoList"),
+                .init(name: "search", reducer: "Search"),
+            ])
         server = try Server(configuration: configuration, catalog: .demo)
         port = UInt16(try server.start())
     }

@@ -27,6 +27,14 @@ extension HTTPSession {
         case .postAction(let name):
             guard let store = store(named: name, request) else { return }
             post(request, to: store)
+        case .reset(let name):
+            guard let store = store(named: name, request) else { return }
+            state = .busy
+            let loop = context.loop
+            store.reset { [self] reply in
+                let body = Envelope.storeState(store: store.name, reply)
+                loop.execute { [self] in finish(Responses.json(200, body), keepAlive: request.keepAlive, headOnly: false) }
+            }
         case .webSocket(let name):
             // A plain GET without a valid Upgrade: say what a WebSocket handshake needs.
             guard store(named: name, request) != nil else { return }
@@ -43,15 +51,37 @@ extension HTTPSession {
     }
 
     private func post(_ request: HTTPRequest, to store: any HostedStore) {
+        let wait: PostWait
+        do {
+            wait = try PostWait(QueryParameters(request.query))
+        } catch {
+            send(error: error, keepAlive: request.keepAlive, headOnly: false)
+            return
+        }
+        let action: PreparedAction
         switch store.prepare(actionJSON: request.body) {
         case .failure(let error):
             send(error: error, keepAlive: request.keepAlive, headOnly: false)
-        case .success(let action):
-            state = .busy
-            let loop = context.loop
-            action.submit { [self] reply in
-                let body = Envelope.storeState(store: store.name, reply)
-                loop.execute { [self] in finish(Responses.json(200, body), keepAlive: request.keepAlive, headOnly: false) }
+            return
+        case .success(let prepared):
+            action = prepared
+        }
+        state = .busy
+        let loop = context.loop
+        let respond: @Sendable (HTTPResponse) -> Void = { [self] response in
+            loop.execute { [self] in finish(response, keepAlive: request.keepAlive, headOnly: false) }
+        }
+        switch wait {
+        case .reduced:
+            action.submit { reply in respond(Responses.json(200, Envelope.storeState(store: store.name, reply))) }
+        case .settled(let timeout):
+            action.submitAndSettle(timeout) { outcome in
+                switch outcome {
+                case .settled(let reply):
+                    respond(Responses.json(200, Envelope.storeState(store: store.name, reply)))
+                case .timedOut(let reply):
+                    respond(Responses.json(408, Envelope.settleTimeout(store: store.name, reply, timeout: timeout)))
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ enum Route: Equatable {
     case listStores
     case readStore(String)
     case postAction(String)
+    case reset(String)
     case webSocket(String)
 
     /// Matches `method` and `path` (the target without its query). A known path with the wrong method is a 405
@@ -28,6 +29,8 @@ enum Route: Equatable {
             return try allow(readable, .readStore(try storeName(segments[1], path: path)))
         case 3 where segments[0] == "stores" && segments[2] == "actions" && !segments[1].isEmpty:
             return try allow(["POST"], .postAction(try storeName(segments[1], path: path)))
+        case 3 where segments[0] == "stores" && segments[2] == "reset" && !segments[1].isEmpty:
+            return try allow(["POST"], .reset(try storeName(segments[1], path: path)))
         case 3 where segments[0] == "stores" && segments[2] == "ws" && !segments[1].isEmpty:
             return try allow(["GET"], .webSocket(try storeName(segments[1], path: path)))
         default:

@@ -23,6 +23,9 @@ protocol HostedStore: AnyObject, Sendable {
     func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
     /// Decodes one WebSocket client message (`{"type":"action","ref":…,"action":{…}}`).
     func decodeClientMessage(_ text: [UInt8]) -> ClientMessage
+    /// Resets the store (FIFO with actions): effects cancelled, initial state restored, `bind()` restarted.
+    /// `reply` runs on the store's actor with the state after the reset.
+    func reset(reply: @escaping @Sendable (StateReply) -> Void)
 }
 
 /// A store's version with its state as JSON text.
@@ -31,10 +34,20 @@ struct StateReply: Sendable {
     var state: [UInt8]
 }
 
-/// A decoded action bound to its store. `submit` enqueues it at once (FIFO with every other sender) and calls
-/// `reply` on the store's actor right after this action was reduced, after every observer saw the new state.
+/// A decoded action bound to its store.
+///
+/// `submit` enqueues it at once (FIFO with every other sender) and calls `reply` on the store's actor right after
+/// this action was reduced, after every observer saw the new state. `submitAndSettle` calls `reply` once the action
+/// and every effect it started, transitively, have finished, or when `timeout` passes (the effects keep running).
 struct PreparedAction: Sendable {
     let submit: @Sendable (_ reply: @escaping @Sendable (StateReply) -> Void) -> Void
+    let submitAndSettle: @Sendable (_ timeout: Duration, _ reply: @escaping @Sendable (SettleOutcome) -> Void) -> Void
+}
+
+/// How a wait for settlement ended, with the state at that moment.
+enum SettleOutcome: Sendable {
+    case settled(StateReply)
+    case timedOut(StateReply)
 }
 
 /// A WebSocket message from a client, decoded.
@@ -57,6 +70,16 @@ enum Envelope {
         withState("{\"type\":\"state\",\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":", reply)
     }
 
+    /// The 408 body of a settle wait that timed out: the error and the state at the deadline,
+    /// `{"error":{"code":"settle_timeout","message":…},"store":…,"version":…,"state":…}`.
+    static func settleTimeout(store: String, _ reply: StateReply, timeout: Duration) -> [UInt8] {
+        let ms = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        let message = "The action was reduced but its effects did not finish within \(ms) ms; they keep running. "
+            + "This is the state now; raise timeout_ms or read the store later."
+        let error = "{\"error\":{\"code\":\"settle_timeout\",\"message\":\(JSONText.quoted(message))},"
+        return withState(error + "\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":", reply)
+    }
+
     /// `head` + the state's JSON + `}`.
     private static func withState(_ head: String, _ reply: StateReply) -> [UInt8] {
         var out = Array(head.utf8)
@@ -64,6 +87,11 @@ enum Envelope {
         out += reply.state
         out.append(UInt8(ascii: "}"))
         return out
+    }
+
+    /// `{"type":"event","store":…,"event":{FSA}}`: an out-of-band event.
+    static func event(store: String, _ fsa: [UInt8]) -> [UInt8] {
+        Array("{\"type\":\"event\",\"store\":\(JSONText.quoted(store)),\"event\":".utf8) + fsa + [UInt8(ascii: "}")]
     }
 
     /// `{"type":"ack","ref":…,"version":…}`.

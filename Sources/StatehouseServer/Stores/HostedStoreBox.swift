@@ -31,7 +31,19 @@ final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable
             guard fanout.hasSubscribers else { return }
             fanout.broadcast(version: snapshot.version, message: Envelope.stateMessage(store: name, encode(snapshot)))
         }
+        _ = await store.observeEvents { [self] event in
+            guard fanout.hasSubscribers else { return }
+            guard let fsa = FluxStandardActionEncoding.encode(event) else {
+                Log.shared.warning("store \(name): an event of type \(type(of: event)) is not an enum case; not sent")
+                return
+            }
+            fanout.broadcastEvent(Envelope.event(store: name, fsa))
+        }
         await store.start()
+    }
+
+    func reset(reply: @escaping @Sendable (StateReply) -> Void) {
+        store.enqueueReset { [self] snapshot in reply(encode(snapshot)) }
     }
 
     func read() async -> StateReply { encode(await store.snapshot) }
@@ -52,9 +64,18 @@ final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable
     }
 
     private func bind(_ action: R.Action) -> PreparedAction {
-        PreparedAction { [self] reply in
-            store.enqueue(action) { snapshot in reply(self.encode(snapshot)) }
-        }
+        PreparedAction(
+            submit: { [self] reply in
+                store.enqueue(action) { snapshot in reply(self.encode(snapshot)) }
+            },
+            submitAndSettle: { [self] timeout, reply in
+                store.enqueueAndSettle(action, timeout: timeout) { result in
+                    switch result {
+                    case .success(let snapshot): reply(.settled(self.encode(snapshot)))
+                    case .failure(let timeout): reply(.timedOut(self.encode(timeout.snapshot)))
+                    }
+                }
+            })
     }
 
     /// The snapshot's state as JSON, from the cache when this version was already encoded.

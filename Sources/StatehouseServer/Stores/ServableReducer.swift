@@ -2,10 +2,10 @@ public import StatehouseCore
 
 /// A reducer the server can host: its state and actions travel as JSON, and it has a default initial state.
 ///
-/// Actions are plain `Codable` enums; the server maps Flux Standard Actions onto them (see
+/// Actions and events are plain `Codable` enums; the server maps Flux Standard Actions onto them (see
 /// ``FluxStandardAction`` and docs/protocol.md). Register the type in a ``ReducerCatalog`` to name it in the
 /// configuration.
-public protocol ServableReducer: Reducer where State: Codable, Action: Codable {
+public protocol ServableReducer: Reducer where State: Codable, Action: Codable, Event: Encodable {
     /// Creates the reducer (reducers hold no state of their own; dependencies go here).
     init()
     /// The state a store starts from when its configuration gives none.

@@ -6,6 +6,8 @@ import WebSocket
 protocol StateSubscriber: AnyObject {
     /// Delivers one encoded state frame of `version`. Called on the loop thread, in version order.
     func deliver(version: UInt64, frame: OutboundBuffer)
+    /// Delivers one encoded event frame, in stream order with the state frames.
+    func deliverEvent(frame: OutboundBuffer)
 }
 
 /// One store's WebSocket subscribers and the frames sent to them.
@@ -47,6 +49,16 @@ final class StoreFanout: @unchecked Sendable {
         loop.execute { [self] in
             if (latest?.version ?? 0) < version || latest == nil { latest = (version, frame) }
             for subscriber in subscribers.values { subscriber.deliver(version: version, frame: frame) }
+        }
+    }
+
+    /// Frames an event message once and hands it to every joined subscriber, in order with the state frames.
+    /// Subscribers still joining do not get it (events are not replayed).
+    func broadcastEvent(_ message: [UInt8]) {
+        let frame = Self.textFrame(message)
+        guard let loop = lock.withLock({ loop }) else { return }
+        loop.execute { [self] in
+            for subscriber in subscribers.values { subscriber.deliverEvent(frame: frame) }
         }
     }
 

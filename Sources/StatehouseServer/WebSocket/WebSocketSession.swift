@@ -80,6 +80,11 @@ final class WebSocketSession: ServerSession, StateSubscriber, @unchecked Sendabl
         }
     }
 
+    func deliverEvent(frame: OutboundBuffer) {
+        guard state == .open, connection.isOpen else { return }
+        connection.write(frame)
+    }
+
     func goAway() {
         switch state {
         case .joining, .open: startClosing(.goingAway, reason: "server shutting down")

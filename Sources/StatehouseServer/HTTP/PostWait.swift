@@ -1,0 +1,37 @@
+/// What `POST /stores/{name}/actions` waits for before answering, from its query:
+/// nothing (`reduced`, the default) or `?wait=settled&timeout_ms=N` (the action and every effect it started,
+/// transitively; `timeout_ms` 0…600000, default 10000).
+enum PostWait: Equatable {
+    case reduced
+    case settled(Duration)
+
+    static let defaultTimeoutMs = 10_000
+    static let maxTimeoutMs = 600_000
+
+    /// - Throws: ``APIError`` 400 `invalid_query` for unknown parameters or values.
+    init(_ query: QueryParameters) throws(APIError) {
+        if let unknown = query.unknown(["wait", "timeout_ms"]).first {
+            throw Self.invalid("Unknown query parameter \(JSONText.quoted(unknown)); this endpoint takes wait=settled and timeout_ms.")
+        }
+        switch query["wait"] {
+        case nil:
+            guard query["timeout_ms"] == nil else { throw Self.invalid("timeout_ms goes with wait=settled.") }
+            self = .reduced
+        case "settled":
+            var timeoutMs = Self.defaultTimeoutMs
+            if let text = query["timeout_ms"] {
+                guard let value = Int(text), (0...Self.maxTimeoutMs).contains(value) else {
+                    throw Self.invalid("timeout_ms must be an integer from 0 to \(Self.maxTimeoutMs) (milliseconds).")
+                }
+                timeoutMs = value
+            }
+            self = .settled(.milliseconds(timeoutMs))
+        case let other?:
+            throw Self.invalid("wait=\(other) is not supported; use wait=settled, or leave wait out to answer once reduced.")
+        }
+    }
+
+    private static func invalid(_ message: String) -> APIError {
+        APIError(status: 400, code: "invalid_query", message: message)
+    }
+}

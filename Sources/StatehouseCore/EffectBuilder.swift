@@ -2,7 +2,8 @@
 /// written with a trailing closure.
 ///
 /// Supports plain effect expressions, optional effects (`nil` contributes nothing), `if` with or
-/// without `else`, `switch`, `for … in` loops and `if #available`.
+/// without `else`, `switch`, `for … in` loops and `if #available`. Implicit member syntax
+/// (`.just(.started)`) works for statements at the top of the closure.
 ///
 /// ```swift
 /// .concat {

@@ -19,6 +19,11 @@ import Foundation
 /// - **Observers** (``observe(_:)``, ``states()``) see every distinct state in version order.
 /// - **Cancellation is exact.** Once a ``Effect/cancel(_:)`` has been interpreted, no action
 ///   produced by the cancelled runs is reduced, even one already in the mailbox.
+/// - **Settling.** ``sendAndSettle(_:timeout:)`` / ``enqueueAndSettle(_:timeout:completion:)``
+///   report once an action and everything it started, transitively, have finished.
+/// - **Reset** (``enqueueReset(completion:)``) is FIFO with actions and exact like a cancel.
+/// - **Events** (``observeEvents(_:)``) are delivered in one stream with state notifications.
+/// - **Time** for timed effects and settle timeouts is the store's clock (`clock:` at init).
 ///
 /// ## Thread safety
 /// An actor. State, version, observers and effect bookkeeping are isolated to it. ``enqueue(_:completion:)``

@@ -79,7 +79,7 @@ import Testing
                 guard case .spawn(let count) = action else { return .none }
                 let optional: Effect<Script.Action>? = count > 2 ? .just(.event("optional")) : nil
                 return .concat {
-                    Effect.just(.event("first"))
+                    .just(.event("first"))  // implicit member syntax works in the builder
                     if count.isMultiple(of: 2) {
                         Effect.just(.event("even"))
                     } else {

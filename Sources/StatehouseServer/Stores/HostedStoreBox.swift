@@ -21,7 +21,7 @@ final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable
         self.reducerName = reducerName
         self.fanout = fanout ?? StoreFanout(storeName: name)
         store = Store(reducer: R(), state: state, name: name) { line in
-            Log.shared.warning("store \(name): \(line)")
+            Log.shared.warning(line)
         }
     }
 

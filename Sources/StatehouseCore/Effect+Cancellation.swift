@@ -34,10 +34,15 @@ extension Effect {
 ///
 /// `@unchecked Sendable` is sound: the only initializer takes a `Sendable` value, and `AnyHashable`
 /// only stores it.
-struct EffectID: Hashable, @unchecked Sendable {
+struct EffectID: Hashable, CustomStringConvertible, @unchecked Sendable {
     private let base: AnyHashable
 
     init(_ value: some Hashable & Sendable) {
         base = AnyHashable(value)
+    }
+
+    /// The wrapped value as text (used in log lines).
+    var description: String {
+        String(describing: base.base)
     }
 }

@@ -12,6 +12,11 @@
 /// | `concat(_:)` | runs children one after another, each to completion |
 /// | ``cancellable(_:cancelInFlight:)`` | runs the effect as a run that ``cancel(_:)`` can stop |
 /// | ``cancel(_:)`` | cancels every live run registered under the id |
+/// | ``create(_:)`` | builds the effect when the store reaches it, then runs it |
+/// | ``emit(_:)`` | delivers an out-of-band event to ``Store/observeEvents(_:)`` |
+/// | ``delayed(by:)`` | waits on the store's clock, then runs the effect |
+/// | ``debounce(_:for:)`` | delayed, and a newer debounce with the same id replaces it |
+/// | ``throttle(_:for:latest:)`` | at most one per window per id (leading, optionally trailing) |
 ///
 /// Errors thrown by an operation never escape: `CancellationError` is ignored, any other error is
 /// mapped by the `catch:` closure to an action (or to nothing), or, without `catch:`, written as one
@@ -31,6 +36,10 @@ public struct Effect<Action: Sendable>: Sendable {
         case concat([Effect])
         indirect case cancellable(Effect, id: EffectID, cancelInFlight: Bool)
         case cancel(EffectID)
+        case create(@Sendable () -> Effect)
+        case emit(any Sendable)
+        indirect case delay(Effect, by: Duration)
+        indirect case throttle(Effect, id: EffectID, window: Duration, latest: Bool)
     }
 
     /// The work this effect describes.

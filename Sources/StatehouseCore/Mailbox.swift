@@ -43,4 +43,11 @@ final class Mailbox<Item: Sendable>: @unchecked Sendable {
         items = []
         return batch
     }
+
+    /// Whether no item is queued (a drain may still be scheduled).
+    var isEmpty: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return items.isEmpty
+    }
 }

@@ -27,6 +27,9 @@ public protocol Reducer<State, Action>: Sendable {
     associatedtype State: Sendable & Equatable
     /// The inputs: sent by clients (``Store/enqueue(_:completion:)``) or produced by effects.
     associatedtype Action: Sendable
+    /// Out-of-band events emitted by effects (``Effect/emit(_:)``) and delivered to
+    /// ``Store/observeEvents(_:)``; they change neither state nor version. Defaults to `Never` (no events).
+    associatedtype Event: Sendable = Never
 
     /// Applies `action` to `state` and returns the work that follows (``Effect/none`` for none).
     ///

@@ -16,6 +16,8 @@ struct RunRecord: Sendable {
     let parent: RunID?
     /// The cancellation id the run is registered under, if it is cancellable.
     let effectID: EffectID?
+    /// The settle group the run's work counts towards (inherited from the parent).
+    let group: SettleGroupID?
     /// Outstanding work items (see the type's documentation).
     var pending: Int
     /// Live runs started inside this one.

@@ -1,10 +1,11 @@
 /// Starting effects on the actor: the synchronous, top-level half of the interpreter.
 ///
 /// A reduce's effect is interpreted right away, on the actor, as far as that is possible without
-/// waiting: `.none`, `.just`, `.cancel`, `.merge` and `.cancellable` are handled here, so a
-/// top-level cancel (or cancel-in-flight) takes effect during the reduce that returned it. Work that
-/// must wait (`.single`, `.sequence`, `.concat`) becomes a task owned by the store, running the
-/// asynchronous half (`perform(_:in:)`, in `Store+Interpreter.swift`) under its own run.
+/// waiting: `.none`, `.just`, `.cancel`, `.merge`, `.cancellable`, `.create`, `.emit` and the
+/// admission of `.throttle` are handled here, so a top-level cancel (or cancel-in-flight) takes
+/// effect, and a top-level event is delivered, during the reduce that returned it. Work that must
+/// wait (`.single`, `.sequence`, `.concat`, `.delay`) becomes a task owned by the store, running
+/// the asynchronous half (`perform(_:in:)`, in `Store+Interpreter.swift`) under its own run.
 extension Store {
     /// Interprets `effect` synchronously under `parent` (`nil` = a new top-level run where needed).
     func start(_ effect: Effect<R.Action>, parent: RunID?) {
@@ -13,11 +14,12 @@ extension Store {
             return
         case .just(let action):
             guard let parent else {
-                push(Envelope(action: action, origin: nil, holdsRun: false, completion: nil))
+                retainGroup(currentGroup)
+                push(Envelope(payload: .action(action), fromEffect: true, epoch: resetEpoch, group: currentGroup))
                 return
             }
             guard retain(parent) else { return }
-            push(Envelope(action: action, origin: parent, holdsRun: true, completion: nil))
+            push(Envelope(payload: .action(action), origin: parent, holdsRun: true, fromEffect: true))
         case .cancel(let effectID):
             cancel(effectID)
         case .merge(let children):
@@ -36,6 +38,21 @@ extension Store {
             if let parent, !isLive(parent) { return }
             let run = makeRun(parent: parent, effectID: nil, pending: 1)
             tasks[run] = launch(effect, in: run)
+        case .create(let make):
+            if let parent, !isLive(parent) { return }
+            start(make(), parent: parent)
+        case .emit(let event):
+            if let parent, !isLive(parent) { return }
+            deliverEvent(event)
+        case .delay(let inner, let duration):
+            if let parent, !isLive(parent) { return }
+            let run = makeRun(parent: parent, effectID: nil, pending: 1)
+            tasks[run] = launch(inner, in: run, after: clock.elapsed() + duration)
+        case .throttle(let inner, let effectID, let window, let latest):
+            if let parent, !isLive(parent) { return }
+            if admitThrottled(inner, id: effectID, window: window, latest: latest, parent: parent) {
+                start(Effect(.cancellable(inner, id: effectID, cancelInFlight: false)), parent: parent)
+            }
         }
     }
 
@@ -59,13 +76,23 @@ extension Store {
         return task
     }
 
-    /// Creates the task that performs `effect` under `run`; the task forgets itself and releases
-    /// the run's task hold when done.
+    /// Creates the task that performs `effect` under `run`, after sleeping until `deadline` (an
+    /// offset on the store's clock) if one is given; the task forgets itself and releases the run's
+    /// task hold when done. A cancelled sleep skips the effect.
     ///
     /// `nonisolated` so the task body is not isolated to the actor: effect work runs on the global
     /// concurrent executor and only hops to the actor for bookkeeping.
-    nonisolated func launch(_ effect: Effect<R.Action>, in run: RunID) -> Task<Void, Never> {
-        Task {
+    nonisolated func launch(
+        _ effect: Effect<R.Action>,
+        in run: RunID,
+        after deadline: Duration? = nil
+    ) -> Task<Void, Never> {
+        let clock = clock
+        return Task {
+            if let deadline, (try? await clock.sleepUntil(deadline)) == nil {
+                await self.taskEnded(run)
+                return
+            }
             await self.perform(effect, in: run)
             await self.taskEnded(run)
         }
@@ -75,5 +102,6 @@ extension Store {
     func taskEnded(_ run: RunID) {
         tasks[run] = nil
         release(run)
+        resumeIdleWaitersIfIdle()
     }
 }

@@ -42,23 +42,63 @@ extension Store {
                 effectID: effectID,
                 cancelInFlight: cancelInFlight
             )
-            guard let task else { return }
-            await withTaskCancellationHandler {
-                await task.value
-            } onCancel: {
-                task.cancel()
-            }
+            await awaitChild(task)
         case .cancel(let effectID):
             await cancel(effectID)
+        case .create(let make):
+            if Task.isCancelled { return }
+            await perform(make(), in: run)
+        case .emit(let event):
+            await deliverEvent(event, from: run)
+        case .delay(let inner, let duration):
+            do {
+                try await clock.sleepUntil(clock.elapsed() + duration)
+            } catch {
+                return
+            }
+            await perform(inner, in: run)
+        case .throttle(let inner, let effectID, let window, let latest):
+            let task = await startThrottledTask(inner, id: effectID, window: window, latest: latest, parent: run)
+            await awaitChild(task)
         }
+    }
+
+    /// Waits for a child run's task, forwarding cancellation of the current task to it.
+    private nonisolated func awaitChild(_ task: Task<Void, Never>?) async {
+        guard let task else { return }
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// The cancellation id of `run` or of its nearest ancestor that has one, for log lines.
+    func effectLabel(of run: RunID) -> String? {
+        var current: RunID? = run
+        while let id = current, let record = runs[id] {
+            if let effectID = record.effectID { return effectID.description }
+            current = record.parent
+        }
+        return nil
     }
 
     /// Enqueues `action` tagged with `run` and waits until it is reduced or dropped.
     /// Returns at once, enqueuing nothing, if the current task is cancelled.
     nonisolated func deliver(_ action: R.Action, from run: RunID) async {
+        await enqueueAndWait(.action(action), from: run)
+    }
+
+    /// Enqueues `event` tagged with `run` and waits until it is delivered or dropped.
+    /// Returns at once, enqueuing nothing, if the current task is cancelled.
+    nonisolated func deliverEvent(_ event: any Sendable, from run: RunID) async {
+        await enqueueAndWait(.event(event), from: run)
+    }
+
+    private nonisolated func enqueueAndWait(_ payload: Envelope.Payload, from run: RunID) async {
         if Task.isCancelled { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            push(Envelope(action: action, origin: run, holdsRun: false) { _ in continuation.resume() })
+            push(Envelope(payload: payload, origin: run, fromEffect: true) { _ in continuation.resume() })
         }
     }
 
@@ -74,7 +114,8 @@ extension Store {
                 await deliver(action, from: run)
             }
         } else {
-            log("Statehouse store '\(name)': effect failed with error: \(String(reflecting: error))")
+            let label = await effectLabel(of: run).map { "effect \($0)" } ?? "effect"
+            log("store \(name): \(label) failed: \(String(describing: error))")
         }
     }
 }

@@ -1,17 +1,4 @@
 extension Store {
-    /// One queued action with where it came from and who waits for it.
-    struct Envelope: Sendable {
-        /// The action to reduce.
-        let action: R.Action
-        /// The effect run that produced it; `nil` for actions from outside (never dropped).
-        let origin: RunID?
-        /// Whether this envelope holds a reference on `origin` (top-level `.just` inside a
-        /// cancellable) that must be released once it is reduced or dropped.
-        let holdsRun: Bool
-        /// Called on the actor right after the reduce with the snapshot, or with `nil` if dropped.
-        let completion: (@Sendable (Snapshot<R.State>?) -> Void)?
-    }
-
     /// Enqueues `action` from any thread and returns at once.
     ///
     /// FIFO with every other ``enqueue(_:completion:)``, ``send(_:)`` and effect-produced action.
@@ -31,7 +18,7 @@ extension Store {
                 if let snapshot { completion(snapshot) }
             }
         }
-        push(Envelope(action: action, origin: nil, holdsRun: false, completion: done))
+        push(Envelope(payload: .action(action), completion: done))
     }
 
     /// Enqueues `action` and suspends until it has been reduced.
@@ -51,37 +38,80 @@ extension Store {
         }
     }
 
-    /// Reduces queued envelopes batch by batch until the mailbox is empty.
+    /// Handles queued envelopes batch by batch until the mailbox is empty, then wakes
+    /// ``untilIdle()`` waiters if the store is idle.
     ///
     /// Never suspends, so no other isolated code interleaves with a batch.
     func drain() {
         while true {
             let batch = mailbox.takeAll()
-            if batch.isEmpty { return }
+            if batch.isEmpty { break }
             for envelope in batch {
                 process(envelope)
             }
         }
+        resumeIdleWaitersIfIdle()
     }
 
-    /// Drops `envelope` if its run is gone; otherwise reduces it, versions and notifies, and starts
-    /// the returned effect.
     private func process(_ envelope: Envelope) {
-        if let origin = envelope.origin, !isLive(origin) {
+        switch envelope.payload {
+        case .action(let action):
+            reduce(action, envelope)
+        case .event(let event):
+            let stale = isStale(envelope)
+            if !stale {
+                deliverEvent(event)
+            }
+            releaseHolds(of: envelope)
+            envelope.completion?(stale ? nil : snapshot)
+        case .reset:
+            performReset()
+            envelope.completion?(snapshot)
+        }
+    }
+
+    /// Drops `action` if its run is gone; otherwise reduces it, versions and notifies, reports it
+    /// to taps, starts the returned effect (counted in the action's settle group), then calls the
+    /// envelope's completion.
+    private func reduce(_ action: R.Action, _ envelope: Envelope) {
+        if isStale(envelope) {
             droppedActions += 1
+            report(action, envelope, dropped: true)
+            releaseHolds(of: envelope)
             envelope.completion?(nil)
             return
         }
+        var ownGroup: SettleGroupID?
+        if let request = envelope.settle {
+            ownGroup = openGroup(request)
+        }
         let previous = state
-        let effect = reducer.reduce(state: &state, action: envelope.action)
+        let effect = reducer.reduce(state: &state, action: action)
         if state != previous {
             version += 1
             notifyObservers(snapshot)
         }
+        report(action, envelope, dropped: false)
+        currentGroup = ownGroup ?? envelope.group ?? envelope.origin.flatMap { runs[$0]?.group }
         start(effect, parent: nil)
-        if envelope.holdsRun, let origin = envelope.origin {
-            release(origin)
+        currentGroup = nil
+        releaseHolds(of: envelope)
+        if let ownGroup {
+            releaseGroup(ownGroup)
         }
         envelope.completion?(snapshot)
+    }
+
+    private func report(_ action: R.Action, _ envelope: Envelope, dropped: Bool) {
+        guard !taps.isEmpty else { return }
+        let reduced = ReducedAction(
+            action: action,
+            fromEffect: envelope.fromEffect,
+            dropped: dropped,
+            version: version
+        )
+        for tap in taps {
+            tap(reduced)
+        }
     }
 }

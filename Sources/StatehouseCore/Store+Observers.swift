@@ -22,9 +22,10 @@ extension Store {
 
     /// Removes an observer; after this returns it is not called again. Unknown tokens are ignored.
     ///
-    /// - Parameter token: The token returned by ``observe(_:)``.
+    /// - Parameter token: The token returned by ``observe(_:)`` or ``observeEvents(_:)``.
     public func removeObserver(_ token: ObservationToken) {
         observers[token] = nil
+        eventObservers[token] = nil
     }
 
     /// A stream of this store's snapshots for one consumer: first the current snapshot, then every

@@ -6,11 +6,18 @@
 extension Store {
     /// Registers a new live run with `pending` initial work items.
     ///
+    /// A nested run inherits its parent's settle group; a top-level run joins the group of the
+    /// reduce in progress (`currentGroup`) and holds one count on it while live.
+    ///
     /// - Precondition: `parent`, if any, is live.
     func makeRun(parent: RunID?, effectID: EffectID?, pending: Int) -> RunID {
         nextRunID += 1
         let run = RunID(rawValue: nextRunID)
-        runs[run] = RunRecord(parent: parent, effectID: effectID, pending: pending)
+        let group = parent.map { runs[$0]?.group } ?? currentGroup
+        runs[run] = RunRecord(parent: parent, effectID: effectID, group: group, pending: pending)
+        if parent == nil {
+            retainGroup(group)
+        }
         if let parent {
             runs[parent]?.pending += 1
             runs[parent]?.children.insert(run)
@@ -53,8 +60,10 @@ extension Store {
         }
     }
 
-    /// Cancels every live run registered under `effectID`, with everything nested inside them.
+    /// Cancels every live run registered under `effectID`, with everything nested inside them,
+    /// and discards a throttle trailing effect waiting under it.
     func cancel(_ effectID: EffectID) {
+        discardTrailing(effectID)
         guard let ids = runsByEffectID[effectID] else { return }
         for run in ids {
             cancelRun(run)
@@ -86,6 +95,8 @@ extension Store {
         }
         if let parent = record.parent {
             runs[parent]?.children.remove(run)
+        } else {
+            releaseGroup(record.group)
         }
     }
 

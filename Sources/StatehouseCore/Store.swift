@@ -32,11 +32,15 @@ public actor Store<R: Reducer> {
     public internal(set) var state: R.State
 
     let reducer: R
+    let initialState: R.State
     let name: String
+    let clock: StoreClock
     let logger: (@Sendable (String) -> Void)?
     let mailbox = Mailbox<Envelope>()
 
     var observers: [ObservationToken: Observer] = [:]
+    var eventObservers: [ObservationToken: @Sendable (R.Event) -> Void] = [:]
+    var taps: [@Sendable (ReducedAction<R.Action>) -> Void] = []
     var nextObservationID: UInt64 = 0
 
     var runs: [RunID: RunRecord] = [:]
@@ -46,23 +50,40 @@ public actor Store<R: Reducer> {
     var isStarted = false
     var droppedActions = 0
 
+    /// The settle group the reduce in progress belongs to (see `Store+Settle.swift`).
+    var currentGroup: SettleGroupID?
+    var settleGroups: [SettleGroupID: SettleGroup] = [:]
+    var nextSettleGroupID: UInt64 = 0
+    var timeoutWatcher: (task: Task<Void, Never>, deadline: Duration)?
+
+    var throttles: [EffectID: ThrottleWindow] = [:]
+    var nextThrottleWindowID: UInt64 = 0
+    var resetEpoch: UInt64 = 0
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
     /// Creates a store. Nothing runs until actions arrive; ``Reducer/bind()`` runs at ``start()``.
     ///
     /// - Parameters:
     ///   - reducer: The logic.
-    ///   - state: The initial state (version `0`).
+    ///   - state: The initial state (version `0`); ``enqueueReset(completion:)`` restores it.
     ///   - name: Names the store in log lines.
-    ///   - logger: Receives one line per effect error that has no `catch:` handler. `nil` writes
-    ///     the line to standard error.
+    ///   - clock: The clock every timed effect (``Effect/delayed(by:)``, ``Effect/debounce(_:for:)``,
+    ///     ``Effect/throttle(_:for:latest:)``) and every settle timeout is measured on. Tests pass a
+    ///     manual clock to control time.
+    ///   - logger: Receives one line per effect error that has no `catch:` handler, and per emitted
+    ///     event that is not an `R.Event`. `nil` writes the line to standard error.
     public init(
         reducer: R,
         state: R.State,
         name: String = "store",
+        clock: any Clock<Duration> = ContinuousClock(),
         logger: (@Sendable (String) -> Void)? = nil
     ) {
         self.reducer = reducer
         self.state = state
+        self.initialState = state
         self.name = name
+        self.clock = StoreClock(clock)
         self.logger = logger
     }
 

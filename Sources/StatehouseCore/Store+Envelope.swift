@@ -1,0 +1,51 @@
+extension Store {
+    /// One mailbox entry: what to do, where it came from, and who waits for it.
+    struct Envelope: Sendable {
+        /// What the entry asks the store to do.
+        enum Payload: Sendable {
+            /// Reduce an action.
+            case action(R.Action)
+            /// Deliver an event emitted by a running effect (see ``Effect/emit(_:)``).
+            case event(any Sendable)
+            /// Reset the store (see ``Store/enqueueReset(completion:)``).
+            case reset
+        }
+
+        /// What to do.
+        let payload: Payload
+        /// The effect run that produced it; `nil` for entries from outside, or for a top-level
+        /// ``Effect/just(_:)``.
+        var origin: RunID?
+        /// Whether this envelope holds a reference on `origin` (`.just` inside a cancellable) that
+        /// must be released once it is handled or dropped.
+        var holdsRun = false
+        /// Whether an effect produced it (reported to taps).
+        var fromEffect = false
+        /// The store's reset epoch when an effect produced it; a top-level `.just` from before a
+        /// reset is dropped (entries with an `origin` are dropped through their run instead).
+        var epoch: UInt64 = 0
+        /// The settle group this envelope holds one count on until it is handled or dropped.
+        var group: SettleGroupID?
+        /// Set by ``Store/enqueueAndSettle(_:timeout:completion:)``: opens a settle group.
+        var settle: SettleRequest?
+        /// Called on the actor right after handling with the snapshot, or with `nil` if dropped.
+        var completion: (@Sendable (Snapshot<R.State>?) -> Void)?
+    }
+
+    /// Whether `envelope` must be dropped: its run was cancelled, or it is a top-level effect
+    /// action from before the last reset.
+    func isStale(_ envelope: Envelope) -> Bool {
+        if let origin = envelope.origin { return !isLive(origin) }
+        return envelope.fromEffect && envelope.epoch != resetEpoch
+    }
+
+    /// Releases the run and settle-group counts an envelope holds.
+    func releaseHolds(of envelope: Envelope) {
+        if envelope.holdsRun, let origin = envelope.origin {
+            release(origin)
+        }
+        if let group = envelope.group {
+            releaseGroup(group)
+        }
+    }
+}

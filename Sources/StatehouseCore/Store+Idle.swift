@@ -1,0 +1,32 @@
+extension Store {
+    /// Whether the store has nothing to do: the mailbox is empty, no effect task is running (a
+    /// cancelled one still unwinding counts as running) and no throttle keeps a trailing effect.
+    ///
+    /// Effects waiting on the clock (``Effect/delayed(by:)``, ``Effect/debounce(_:for:)``) are
+    /// tasks, so the store is not idle while they wait. An open throttle window without a trailing
+    /// effect does not count.
+    public var isIdle: Bool {
+        tasks.isEmpty && !hasTrailingThrottle && mailbox.isEmpty
+    }
+
+    /// Suspends until the store is idle (see ``isIdle``); returns at once if it is.
+    ///
+    /// No polling: the store resumes waiters when a drain ends or an effect task ends and it is
+    /// idle then.
+    public func untilIdle() async {
+        if isIdle { return }
+        await withCheckedContinuation { continuation in
+            idleWaiters.append(continuation)
+        }
+    }
+
+    /// Resumes every ``untilIdle()`` waiter if the store is idle.
+    func resumeIdleWaitersIfIdle() {
+        guard !idleWaiters.isEmpty, isIdle else { return }
+        let waiters = idleWaiters
+        idleWaiters = []
+        for waiter in waiters {
+            waiter.resume()
+        }
+    }
+}

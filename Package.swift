@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "statehouse", targets: ["StatehouseCLI"]),
         .library(name: "StatehouseCore", targets: ["StatehouseCore"]),
         .library(name: "StatehouseServer", targets: ["StatehouseServer"]),
+        .library(name: "StatehouseTesting", targets: ["StatehouseTesting"]),
     ],
     targets: [
         // C libraries from Debian, each behind a thin shim (scripts/bootstrap installs them).
@@ -22,6 +23,8 @@ let package = Package(
 
         // The reducer runtime: stores, effects, observers. No networking.
         .target(name: "StatehouseCore", swiftSettings: strict),
+        // Test support for reducers: a manual clock and an exhaustive TestStore.
+        .target(name: "StatehouseTesting", dependencies: ["StatehouseCore"], swiftSettings: strict),
         // libuv event loop, TCP and the one thread-safe door into the loop.
         .target(name: "UVLoop", dependencies: ["CLibUV"], swiftSettings: strict),
         // HTTP/1.1 request parsing (llhttp) and response encoding.
@@ -45,6 +48,11 @@ let package = Package(
         // Test clients on plain POSIX sockets, independent of the server's own transport code.
         .target(name: "StatehouseTestClients", dependencies: ["CCrypto"], swiftSettings: strict),
         .testTarget(name: "StatehouseCoreTests", dependencies: ["StatehouseCore"], swiftSettings: strict),
+        .testTarget(
+            name: "StatehouseTestingTests",
+            dependencies: ["StatehouseTesting", "StatehouseCore"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], swiftSettings: strict),
         .testTarget(name: "UVLoopTests", dependencies: ["UVLoop", "StatehouseTestClients"], swiftSettings: strict),

@@ -1,0 +1,88 @@
+public import StatehouseCore
+
+/// Drives a real ``Store`` step by step from a test and checks every state change and every action
+/// its effects produce, recording Swift Testing issues at the caller's line on any mismatch.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let store = TestStore(reducer: Counter(), state: .init(), clock: clock)  // exhaustive
+/// await store.send(.increment) { $0.count = 1 }        // the exact change this action makes
+/// await clock.advance(by: .seconds(1))
+/// await store.receive(.response(42)) { $0.value = 42 } // the next effect-produced action
+/// await store.finish()                                 // no effect left running, nothing unreceived
+/// ```
+///
+/// How it works: the test store owns a ``Store`` built with the given clock and, before the first
+/// step, registers a tap (every handled action, in reduce order) and an observer (every new
+/// state). Each step compares against those reports, so it sees exactly what the store did; waits
+/// (`receive`, `finish`, `expect`) are woken by the reports or by the store becoming idle, never by
+/// polling, and give up after a timeout measured on the real (continuous) clock.
+///
+/// The test store remembers the state the test last asserted (or, after skipped steps, the real
+/// state then). `send` and `receive` take a closure that mutates a copy of it into the expected
+/// state; with ``Exhaustivity/on`` the result must equal the store's state right after that action.
+/// On a mismatch the issue shows a line diff of `dump(expected)` against `dump(actual)`.
+///
+/// Failures are `Issue.record` calls at the `fileID`/`filePath`/`line`/`column` of the call; wrap a
+/// step in `withKnownIssue` to assert that it fails.
+///
+/// ## Thread safety
+/// Not `Sendable`: use one test store from one task (the test). Its methods are
+/// `nonisolated(nonsending)` and run on the caller's isolation, so a `@MainActor` test works too.
+public final class TestStore<R: Reducer> {
+    /// The store under test. Sending to it directly bypasses the test store's checks.
+    public let store: Store<R>
+    /// How strictly unasserted changes and actions are checked; default ``Exhaustivity/on``.
+    public var exhaustivity: Exhaustivity = .on
+    /// The default wait of `receive`, `finish` and `expect`, on the real clock; default 1 s.
+    public var timeout: Duration
+
+    let recorder: TestStoreRecorder<R.State, R.Action>
+    /// The state the next step's closure starts from.
+    var baseline: R.State
+    /// The index of the first recorded action no step has consumed yet.
+    var cursor = 0
+    private var isInstalled = false
+
+    /// Creates a store for the test; nothing runs until the first step.
+    ///
+    /// - Parameters:
+    ///   - reducer: The logic under test.
+    ///   - state: The initial state (version `0`).
+    ///   - clock: The store's clock for timed effects, usually a ``TestClock``; default
+    ///     `ContinuousClock()`.
+    ///   - timeout: The default wait of `receive`, `finish` and `expect` (real time); default 1 s.
+    public init(
+        reducer: R,
+        state: R.State,
+        clock: any Clock<Duration> = ContinuousClock(),
+        timeout: Duration = .seconds(1)
+    ) {
+        self.store = Store(reducer: reducer, state: state, name: "test store", clock: clock)
+        self.recorder = TestStoreRecorder(initial: Snapshot(version: 0, state: state))
+        self.baseline = state
+        self.timeout = timeout
+    }
+
+    /// The newest state the store has reported.
+    public var state: R.State {
+        recorder.latest.snapshot.state
+    }
+
+    /// Starts the reducer's ``Reducer/bind()`` effect (see ``Store/start()``); the actions it
+    /// produces are then `receive`d like any other.
+    public nonisolated(nonsending) func start() async {
+        await install()
+        await store.start()
+    }
+
+    /// Registers the tap and the observer once, before anything reaches the store.
+    nonisolated(nonsending) func install() async {
+        guard !isInstalled else { return }
+        isInstalled = true
+        let recorder = recorder
+        await store.tap { recorder.record($0) }
+        let registration = await store.observe { recorder.record($0) }
+        recorder.record(registration.current)
+    }
+}

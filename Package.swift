@@ -55,6 +55,9 @@ let package = Package(
         ),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], swiftSettings: strict),
+        .testTarget(
+            name: "DemoReducersTests", dependencies: ["DemoReducers", "StatehouseTesting", "StatehouseCore"],
+            swiftSettings: strict),
         .testTarget(name: "UVLoopTests", dependencies: ["UVLoop", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(
             name: "StatehouseServerTests",

@@ -7,6 +7,11 @@ public struct TodoList: ServableReducer {
         public var id: Int
         public var text: String
         public var done: Bool
+        public init(id: Int, text: String, done: Bool) {
+            self.id = id
+            self.text = text
+            self.done = done
+        }
     }
 
     public struct State: Codable, Equatable, Sendable {

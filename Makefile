@@ -1,5 +1,6 @@
 # Statehouse: `make run` serves Config/statehouse.json; `make test` runs every test.
 SWIFT ?= swift
+SHELL := /bin/bash
 CONFIG ?= Config/statehouse.json
 VENV := .venv
 PYTHON_STAMP := $(VENV)/.websockets-installed
@@ -25,10 +26,11 @@ $(PYTHON_STAMP): Tests/Python/requirements.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r Tests/Python/requirements.txt
 	@touch $@
 
-# Unit and integration tests (XCTest is unused; the summary is Swift Testing's last line).
+# Unit and integration tests (Swift Testing; XCTest is unused), then a plain "N passed, M failed" line.
 test: bootstrap venv
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; status=$$?; \
+	  scripts/test-summary .build/test-output.txt; exit $$status
 
 clean:
 	rm -rf .build $(VENV)

@@ -58,7 +58,7 @@ extension ServerTests {
                 #"{"listen":{"host":"127.0.0.1","port":8080},"stores":[{"name":"counter","reducer":"Counter","state":{"count":41}}]}"#)
             defer { try? FileManager.default.removeItem(atPath: path) }
             let (process, out, _) = try Self.launch(["serve", "--config", path, "--port", "0"])
-            defer { if process.isRunning { process.terminate() } }
+            defer { Self.stop(process) }
             let line = try Self.readLine(out.fileHandleForReading)
             let prefix = "statehouse listening on http://127.0.0.1:"
             #expect(line.hasPrefix(prefix))
@@ -93,6 +93,15 @@ extension ServerTests {
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == 0)
             #expect(text.contains("statehouse serve [--config PATH] [--host HOST] [--port PORT]"))
+        }
+
+        /// Makes sure a server started by a test is gone: SIGTERM, then SIGKILL if it is still there after 2 s.
+        static func stop(_ process: Process) {
+            guard process.isRunning else { return }
+            process.terminate()
+            let deadline = Date().addingTimeInterval(2)
+            while process.isRunning, Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
 
         /// Reads one line from `handle`, failing after 10 s.

@@ -55,7 +55,8 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         guard state == .idle || state == .busy else { return }
         queue += parser.feed(bytes)
         if queuedCount >= Self.maxQueuedRequests { connection.stopReading() }
-        processNext()
+        // An upgrade hands this session's place to a WebSocket session; stay alive until this call returns.
+        withExtendedLifetime(self) { processNext() }
     }
 
     private func peerEnded() {

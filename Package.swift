@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "HTTP1", dependencies: ["CLLHTTP"], swiftSettings: strict),
         // RFC 6455 framing, handshake and UTF-8 validation.
         .target(name: "WebSocket", dependencies: ["CCrypto"], swiftSettings: strict),
+        // JSON values, RFC 6901 JSON Pointer and RFC 6902 JSON Patch (diff and apply). No dependencies.
+        .target(name: "JSONPatch", swiftSettings: strict),
         // The HTTP/WebSocket API over named stores.
         .target(
             name: "StatehouseServer",
@@ -55,6 +57,7 @@ let package = Package(
         ),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], swiftSettings: strict),
+        .testTarget(name: "JSONPatchTests", dependencies: ["JSONPatch"], swiftSettings: strict),
         .testTarget(
             name: "DemoReducersTests", dependencies: ["DemoReducers", "StatehouseTesting", "StatehouseCore"],
             swiftSettings: strict),

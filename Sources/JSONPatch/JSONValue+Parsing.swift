@@ -1,0 +1,40 @@
+extension JSONValue {
+    /// Parses one JSON text (RFC 8259 §2): a value with optional surrounding whitespace, UTF-8 encoded.
+    ///
+    /// The parser is iterative (nesting is kept on heap stacks), so hostile input cannot overflow the call stack.
+    /// Duplicate object keys: the member keeps its first position and takes the last value. `\u` escapes of lone
+    /// surrogates are rejected (`.loneSurrogate`), never replaced. A leading byte-order mark is not accepted.
+    /// Numbers keep their text, so `1e400` parses (as text `1e400`) rather than failing or becoming infinity.
+    /// - Parameters:
+    ///   - bytes: the UTF-8 text; contiguous collections (`[UInt8]`, `ArraySlice`, `Data`) are read in place.
+    ///   - maxDepth: the most arrays/objects that may be open at once (≥ 0; 0 allows only scalars).
+    /// - Throws: `JSONParseError` with the byte offset and reason of the first problem.
+    public init(parsing bytes: some Collection<UInt8>, maxDepth: Int = 512) throws(JSONParseError) {
+        let result = bytes.withContiguousStorageIfAvailable { buffer in
+            Self.parse(buffer, maxDepth: maxDepth)
+        }
+        if let result {
+            self = try result.get()
+        } else {
+            let copy = Array(bytes)
+            self = try copy.withUnsafeBufferPointer { Self.parse($0, maxDepth: maxDepth) }.get()
+        }
+    }
+
+    /// Parses the UTF-8 bytes of `text`; see `init(parsing:maxDepth:)`.
+    /// - Throws: `JSONParseError`.
+    public init(parsing text: String, maxDepth: Int = 512) throws(JSONParseError) {
+        try self.init(parsing: Array(text.utf8), maxDepth: maxDepth)
+    }
+
+    private static func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int
+    ) -> Result<JSONValue, JSONParseError> {
+        var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+        do throws(JSONParseError) {
+            return .success(try parser.parseDocument())
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+extension JSONValue {
+    /// Compact UTF-8 JSON text (RFC 8259): no whitespace, numbers as their stored text, strings escaped by
+    /// `writeString(_:into:)`.
+    /// - Parameter sortedKeys: when true, object members are written in ascending key order by UTF-8 bytes (which is
+    ///   Unicode code point order); otherwise in member order.
+    /// - Returns: the encoded bytes.
+    public func serialized(sortedKeys: Bool = false) -> [UInt8] {
+        var output: [UInt8] = []
+        write(into: &output, sortedKeys: sortedKeys)
+        return output
+    }
+
+    /// Appends the compact encoding of this value to `output`; see `serialized(sortedKeys:)`.
+    /// Recurses once per nesting level (values from the parser are at most `maxDepth` deep).
+    public func write(into output: inout [UInt8], sortedKeys: Bool = false) {
+        switch self {
+        case .null:
+            output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])  // null
+        case .bool(let bool):
+            if bool {
+                output.append(contentsOf: [0x74, 0x72, 0x75, 0x65])  // true
+            } else {
+                output.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])  // false
+            }
+        case .number(let number):
+            output.append(contentsOf: number.text.utf8)
+        case .string(let string):
+            Self.writeString(string, into: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                element.write(into: &output, sortedKeys: sortedKeys)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            output.append(UInt8(ascii: "{"))
+            var order = Array(object.keys.indices)
+            if sortedKeys {
+                order.sort { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
+            }
+            for (written, position) in order.enumerated() {
+                if written > 0 { output.append(UInt8(ascii: ",")) }
+                Self.writeString(object.keys[position], into: &output)
+                output.append(UInt8(ascii: ":"))
+                object.values[position].write(into: &output, sortedKeys: sortedKeys)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends `string` as a JSON string literal (RFC 8259 §7): `"` and `\` are backslash-escaped, every control
+    /// character U+0000–U+001F is written as `\u00XX` (lowercase hex), everything else as raw UTF-8.
+    public static func writeString(_ string: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                output.append(UInt8(ascii: "\\"))
+                if byte < 0x20 {
+                    output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    output.append(hexDigits[Int(byte >> 4)])
+                    output.append(hexDigits[Int(byte & 0xF)])
+                } else {
+                    output.append(byte)
+                }
+                runStart = index + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// Compact JSON text, members in order.
+    public var description: String {
+        String(decoding: serialized(), as: UTF8.self)
+    }
+}

@@ -1,0 +1,102 @@
+import JSONPatch
+import Testing
+
+@Suite struct ParserTests {
+    @Test(arguments: [
+        ("null", JSONValue.null), ("true", true), ("false", false), (" \t\r\n 7 \n", 7), (#""a""#, "a"),
+        ("[]", []), ("{}", [:]), ("[1,[2,[3]]]", [1, [2, [3]]]), (#"{"a":{"b":[null]}}"#, ["a": ["b": [nil]]]),
+        (#"[ "x" , { "k" : false } ]"#, ["x", ["k": false]]), (#""\u00e9\ud83d\ude00""#, "é😀"),
+        (#""\"\\\/\b\f\n\r\t""#, "\"\\/\u{8}\u{c}\n\r\t"), ("\"é😀\"", "é😀"),
+    ] as [(String, JSONValue)])
+    func validDocuments(text: String, expected: JSONValue) throws {
+        #expect(try json(text) == expected)
+    }
+
+    @Test(arguments: [
+        ("", JSONParseError(offset: 0, reason: .unexpectedEnd)),
+        ("   ", JSONParseError(offset: 3, reason: .unexpectedEnd)),
+        ("[1 2]", JSONParseError(offset: 3, reason: .unexpectedByte)),
+        ("[1,]", JSONParseError(offset: 3, reason: .unexpectedByte)),
+        (#"{"a":1,}"#, JSONParseError(offset: 7, reason: .unexpectedByte)),
+        ("{1:2}", JSONParseError(offset: 1, reason: .unexpectedByte)),
+        (#"{"a" 1}"#, JSONParseError(offset: 5, reason: .unexpectedByte)),
+        ("[1", JSONParseError(offset: 2, reason: .unexpectedEnd)),
+        ("tru", JSONParseError(offset: 3, reason: .unexpectedEnd)),
+        ("nul1", JSONParseError(offset: 3, reason: .unexpectedByte)),
+        ("1 2", JSONParseError(offset: 2, reason: .trailingData)),
+        ("01", JSONParseError(offset: 1, reason: .invalidNumber)),
+        ("-01", JSONParseError(offset: 2, reason: .invalidNumber)),
+        ("+1", JSONParseError(offset: 0, reason: .unexpectedByte)),
+        (".5", JSONParseError(offset: 0, reason: .unexpectedByte)),
+        ("[1.]", JSONParseError(offset: 3, reason: .invalidNumber)),
+        ("[1e]", JSONParseError(offset: 3, reason: .invalidNumber)),
+        ("[-]", JSONParseError(offset: 2, reason: .invalidNumber)),
+        ("NaN", JSONParseError(offset: 0, reason: .unexpectedByte)),
+        (#""abc"#, JSONParseError(offset: 4, reason: .unexpectedEnd)),
+        ("\"a\u{1}b\"", JSONParseError(offset: 2, reason: .controlCharacterInString)),
+        ("\"a\nb\"", JSONParseError(offset: 2, reason: .controlCharacterInString)),
+        (#""\x""#, JSONParseError(offset: 1, reason: .invalidEscape)),
+        (#""\u12G4""#, JSONParseError(offset: 5, reason: .invalidEscape)),
+        (#""\ud800""#, JSONParseError(offset: 1, reason: .loneSurrogate)),
+        (#""\ud800\u0041""#, JSONParseError(offset: 1, reason: .loneSurrogate)),
+        (#""\udc00""#, JSONParseError(offset: 1, reason: .loneSurrogate)),
+        (#""x\ud83dy""#, JSONParseError(offset: 2, reason: .loneSurrogate)),
+    ])
+    func invalidDocuments(text: String, expected: JSONParseError) {
+        #expect(parseError(text) == expected)
+    }
+
+    @Test func controlCharacterAfterEscapeIsRejected() {
+        #expect(parseError("\"\\n\u{1F}\"")?.reason == .controlCharacterInString)
+    }
+
+    @Test func invalidUTF8IsRejected() {
+        for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0x5C, 0x6E, 0xED, 0xA0, 0x80, 0x22]] {
+            #expect(throws: JSONParseError.self) { try JSONValue(parsing: bytes) }
+        }
+    }
+
+    @Test func hugeNestingFailsWithoutCrashing() {
+        let opens = String(repeating: "[", count: 100_000)
+        #expect(parseError(opens)?.reason == .tooDeep)
+        #expect(parseError(String(repeating: #"{"a":"#, count: 100_000))?.reason == .tooDeep)
+        #expect(parseError(opens, maxDepth: 1_000_000)?.reason == .unexpectedEnd)
+    }
+
+    @Test func depthLimitIsExact() throws {
+        let nested = { (depth: Int) in String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+        #expect(parseError(nested(512)) == nil)
+        #expect(parseError(nested(513)) == JSONParseError(offset: 512, reason: .tooDeep))
+        #expect(parseError(nested(3), maxDepth: 3) == nil)
+        #expect(parseError("[[{}]]", maxDepth: 2)?.reason == .tooDeep)
+        #expect(parseError("1", maxDepth: 0) == nil)
+    }
+
+    @Test func duplicateKeysKeepFirstPositionAndLastValue() throws {
+        let object = try #require(try json(#"{"a":1,"b":2,"a":3}"#).objectValue)
+        #expect(object.keys == ["a", "b"])
+        #expect(object["a"] == 3)
+    }
+
+    @Test func memberOrderIsKept() throws {
+        let value = try json(#"{"z":1,"a":2,"m":3}"#)
+        #expect(value.objectValue?.keys == ["z", "a", "m"])
+        #expect(text(value) == #"{"z":1,"a":2,"m":3}"#)
+    }
+
+    @Test func nonContiguousCollectionsParse() throws {
+        let bytes = Array(#"{"a":[1,2]}"#.utf8)
+        let value = try JSONValue(parsing: bytes.lazy.map { $0 })
+        #expect(value == ["a": [1, 2]])
+        #expect(try JSONValue(parsing: bytes[4...].dropFirst(1).dropLast(1)) == [1, 2])
+    }
+
+    @Test func largeObjectsUseTheIndexCorrectly() throws {
+        let members = (0..<100).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let object = try #require(try json("{\(members),\"k5\":-5}").objectValue)
+        #expect(object.count == 100)
+        #expect(object["k5"] == -5)
+        #expect(object["k99"] == 99)
+        #expect(object["k100"] == nil)
+    }
+}

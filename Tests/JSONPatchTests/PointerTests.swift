@@ -25,17 +25,17 @@ private let rfc6901Document = #"""
     func rfc6901Section5Examples(pointerText: String, expectedText: String?) throws {
         let document = try json(rfc6901Document)
         let expected = try expectedText.map { try json($0) } ?? document
-        #expect(document[pointer: try pointer(pointerText)] == expected)
+        #expect(document[pointer: try JSONPointer(pointerText)] == expected)
     }
 
     @Test func tokensAndEscapedText() throws {
-        #expect(try pointer("").tokens == [])
-        #expect(try pointer("/").tokens == [""])
-        #expect(try pointer("/a~1b/~0/~01").tokens == ["a/b", "~", "~1"])
+        #expect(try JSONPointer("").tokens == [])
+        #expect(try JSONPointer("/").tokens == [""])
+        #expect(try JSONPointer("/a~1b/~0/~01").tokens == ["a/b", "~", "~1"])
         #expect(JSONPointer(tokens: ["a/b", "~", "~1", ""]).description == "/a~1b/~0/~01/")
         #expect(JSONPointer(tokens: []).description == "")
         for text in ["", "/", "//", "/a~1b/~0/~01", "/é/😀"] {
-            #expect(try pointer(text).description == text)
+            #expect(try JSONPointer(text).description == text)
         }
     }
 
@@ -48,16 +48,16 @@ private let rfc6901Document = #"""
     @Test func unresolvablePointersGiveNil() throws {
         let document = try json(#"{"a":[10,20],"s":"x"}"#)
         for text in ["/b", "/a/2", "/a/-", "/a/01", "/a/+1", "/a/ 1", "/s/0", "/a/0/x", "/a/99999999999999999999999"] {
-            #expect(document[pointer: try pointer(text)] == nil, "\(text)")
+            #expect(document[pointer: try JSONPointer(text)] == nil, "\(text)")
         }
-        #expect(document[pointer: try pointer("/a/1")] == 20)
+        #expect(document[pointer: try JSONPointer("/a/1")] == 20)
     }
 
     @Test func prefixRelation() throws {
-        #expect(try pointer("/a/b").hasPrefix(pointer("/a")))
-        #expect(try pointer("/a").hasPrefix(pointer("/a")))
-        #expect(try pointer("/a").hasPrefix(pointer("")))
-        #expect(try !pointer("/ab").hasPrefix(pointer("/a")))
-        #expect(try pointer("/a").appending("b/c").description == "/a/b~1c")
+        #expect(try JSONPointer("/a/b").hasPrefix(JSONPointer("/a")))
+        #expect(try JSONPointer("/a").hasPrefix(JSONPointer("/a")))
+        #expect(try JSONPointer("/a").hasPrefix(JSONPointer("")))
+        #expect(try !JSONPointer("/ab").hasPrefix(JSONPointer("/a")))
+        #expect(try JSONPointer("/a").appending("b/c").description == "/a/b~1c")
     }
 }

@@ -26,7 +26,12 @@ func text(_ value: JSONValue, sortedKeys: Bool = false) -> String {
     String(decoding: value.serialized(sortedKeys: sortedKeys), as: UTF8.self)
 }
 
-/// A pointer from text known to be valid.
-func pointer(_ text: String) throws -> JSONPointer {
-    try JSONPointer(text)
+/// A pointer from text expected to be valid; records an issue (and returns the root) when it is not.
+func pointer(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> JSONPointer {
+    do {
+        return try JSONPointer(text)
+    } catch {
+        Issue.record("invalid pointer \(text): \(error)", sourceLocation: sourceLocation)
+        return .root
+    }
 }

@@ -9,6 +9,8 @@ extension Store {
             case event(any Sendable)
             /// Reset the store (see ``Store/enqueueReset(completion:)``).
             case reset
+            /// Stop the store for good (see ``Store/enqueueStop(completion:)``).
+            case stop
         }
 
         /// What to do.

@@ -67,6 +67,9 @@ extension Store {
         case .reset:
             performReset()
             envelope.completion?(snapshot)
+        case .stop:
+            performStop()
+            envelope.completion?(snapshot)
         }
     }
 
@@ -74,7 +77,7 @@ extension Store {
     /// to taps, starts the returned effect (counted in the action's settle group), then calls the
     /// envelope's completion.
     private func reduce(_ action: R.Action, _ envelope: Envelope) {
-        if isStale(envelope) {
+        if isStale(envelope) || isStopped {
             droppedActions += 1
             report(action, envelope, dropped: true)
             releaseHolds(of: envelope)

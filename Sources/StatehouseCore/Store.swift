@@ -53,6 +53,8 @@ public actor Store<R: Reducer> {
     var tasks: [RunID: Task<Void, Never>] = [:]
     var nextRunID: UInt64 = 0
     var isStarted = false
+    /// Set by a stop: every action after it is dropped.
+    var isStopped = false
     var droppedActions = 0
 
     /// The settle group the reduce in progress belongs to (see `Store+Settle.swift`).

@@ -33,7 +33,7 @@ public final class Server: @unchecked Sendable {
         let built = try catalog.makeStores(for: configuration, path: configurationPath)
         stores = Dictionary(uniqueKeysWithValues: built.map { ($0.name, $0) })
         loop = try EventLoop()
-        context = ServerContext(loop: loop, limits: configuration.limits, stores: stores)
+        context = ServerContext(loop: loop, configuration: configuration, catalog: catalog, stores: stores)
         for store in built { store.fanout.attach(to: loop) }
     }
 

@@ -7,8 +7,11 @@ import UVLoop
 final class ServerContext: @unchecked Sendable {
     let loop: EventLoop
     let limits: ServerConfiguration.Limits
-    /// Stores by name.
-    let stores: [String: any HostedStore]
+    let streams: ServerConfiguration.Streams
+    /// Stores by name: those of the configuration and those created with `PUT` (loop thread only).
+    var stores: [String: any HostedStore]
+    /// Reducer types stores can be created from.
+    let catalog: ReducerCatalog
     /// Open connections (HTTP or WebSocket), so shutdown can reach them.
     private(set) var sessions: [ObjectIdentifier: any ServerSession] = [:]
     /// True once shutdown has begun: new requests are answered with `Connection: close`.
@@ -16,9 +19,11 @@ final class ServerContext: @unchecked Sendable {
     /// Called when the last session has closed during shutdown.
     var onDrained: (() -> Void)?
 
-    init(loop: EventLoop, limits: ServerConfiguration.Limits, stores: [String: any HostedStore]) {
+    init(loop: EventLoop, configuration: ServerConfiguration, catalog: ReducerCatalog, stores: [String: any HostedStore]) {
         self.loop = loop
-        self.limits = limits
+        self.catalog = catalog
+        limits = configuration.limits
+        streams = configuration.streams
         self.stores = stores
     }
 

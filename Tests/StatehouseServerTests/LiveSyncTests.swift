@@ -96,15 +96,5 @@ extension ServerTests {
                 }
             }
         }
-
-        /// Polls for `file` with a deadline (the Python client's "subscribed" signal).
-        private func waitForFile(_ file: URL) async throws {
-            let deadline = ContinuousClock.now + .seconds(15)
-            while !FileManager.default.fileExists(atPath: file.path) {
-                if ContinuousClock.now > deadline { throw TestFailure("python client did not subscribe in time") }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            try? FileManager.default.removeItem(at: file)
-        }
     }
 }

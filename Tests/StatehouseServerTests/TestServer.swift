@@ -7,9 +7,12 @@ final class TestServer: @unchecked Sendable {
     let server: Server
     let port: UInt16
 
-    init(limits: ServerConfiguration.Limits = .init(), stores: [ServerConfiguration.StoreDeclaration]? = nil) throws {
+    init(
+        limits: ServerConfiguration.Limits = .init(), streams: ServerConfiguration.Streams = .init(),
+        stores: [ServerConfiguration.StoreDeclaration]? = nil
+    ) throws {
         let configuration = ServerConfiguration(
-            host: "127.0.0.1", port: 0, limits: limits,
+            host: "127.0.0.1", port: 0, limits: limits, streams: streams,
             stores: stores ?? [
                 .init(name: "counter", reducer: "Counter"), .init(name: "todos", reducer: "TodoList"),
                 .init(name: "search", reducer: "Search"),
@@ -22,9 +25,10 @@ final class TestServer: @unchecked Sendable {
 
     /// Runs `body` with a fresh server and always shuts it down.
     static func with<T>(
-        limits: ServerConfiguration.Limits = .init(), _ body: (TestServer) async throws -> T
+        limits: ServerConfiguration.Limits = .init(), streams: ServerConfiguration.Streams = .init(),
+        _ body: (TestServer) async throws -> T
     ) async throws -> T {
-        let server = try TestServer(limits: limits)
+        let server = try TestServer(limits: limits, streams: streams)
         defer { server.stop() }
         return try await body(server)
     }
@@ -55,4 +59,9 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
         thread.stackSize = 1 << 20
         thread.start()
     }
+}
+
+/// Stream settings that make slow-consumer behaviour show quickly in tests.
+enum ServerConfigurationStreams {
+    static let small = ServerConfiguration.Streams(historySize: 64, writeHighWaterBytes: 16_384, maxLagSeconds: 60)
 }

@@ -47,6 +47,21 @@ struct ConfigReader {
         return limits
     }
 
+    func streams(_ value: Any) throws(ConfigurationError) -> ServerConfiguration.Streams {
+        let object = try self.object(value, at: "streams")
+        try allowOnly(["historySize", "writeHighWaterBytes", "maxLagSeconds", "sseHeartbeatMs"], in: object, at: "streams")
+        var streams = ServerConfiguration.Streams()
+        if let v = object["historySize"] { streams.historySize = try integer(v, at: "streams.historySize", in: 1...100_000) }
+        if let v = object["writeHighWaterBytes"] {
+            streams.writeHighWaterBytes = try integer(v, at: "streams.writeHighWaterBytes", in: 1024...(1 << 30))
+        }
+        if let v = object["maxLagSeconds"] { streams.maxLagSeconds = try integer(v, at: "streams.maxLagSeconds", in: 1...86_400) }
+        if let v = object["sseHeartbeatMs"] {
+            streams.sseHeartbeatMs = try integer(v, at: "streams.sseHeartbeatMs", in: 100...3_600_000)
+        }
+        return streams
+    }
+
     func stores(_ value: Any) throws(ConfigurationError) -> [ServerConfiguration.StoreDeclaration] {
         guard let list = value as? [Any] else { throw fail("stores", "must be a JSON array of store objects") }
         var seen: [String: Int] = [:]

@@ -15,14 +15,40 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 8080
     /// Size limits on input.
     public var limits = Limits()
+    /// State streams: history, slow consumers, SSE.
+    public var streams = Streams()
     /// The stores to host, in file order.
     public var stores: [StoreDeclaration] = []
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, limits: Limits = Limits(), stores: [StoreDeclaration] = []) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, limits: Limits = Limits(), streams: Streams = Streams(),
+        stores: [StoreDeclaration] = []
+    ) {
         self.host = host
         self.port = port
         self.limits = limits
+        self.streams = streams
         self.stores = stores
+    }
+
+    /// How state streams behave (configuration `streams`).
+    public struct Streams: Sendable, Equatable {
+        /// Recent states each store keeps for resume and patches. Default 64.
+        public var historySize = 64
+        /// Unsent bytes past which a subscriber is *behind* and gets only a catch-up message once drained.
+        /// Default 1 MiB.
+        public var writeHighWaterBytes = 1_048_576
+        /// How long a subscriber may stay behind before it is closed (WebSocket 4008). Default 30 s.
+        public var maxLagSeconds = 30
+        /// Interval of the SSE heartbeat comment, ms. Default 15,000.
+        public var sseHeartbeatMs = 15_000
+
+        public init(historySize: Int = 64, writeHighWaterBytes: Int = 1_048_576, maxLagSeconds: Int = 30, sseHeartbeatMs: Int = 15_000) {
+            self.historySize = historySize
+            self.writeHighWaterBytes = writeHighWaterBytes
+            self.maxLagSeconds = maxLagSeconds
+            self.sseHeartbeatMs = sseHeartbeatMs
+        }
     }
 
     /// Limits on what a client may send, in bytes.

@@ -16,14 +16,17 @@ extension HTTPSession {
         case .health:
             send(Responses.json(200, Array(#"{"status":"ok"}"#.utf8)), keepAlive: request.keepAlive, headOnly: headOnly)
         case .listStores:
-            respondLater(keepAlive: request.keepAlive, headOnly: headOnly) { [stores = context.stores] in
-                await Responses.json(200, Self.storeList(stores))
-            }
+            send(Responses.json(200, Self.storeList(context.stores)), keepAlive: request.keepAlive, headOnly: headOnly)
         case .readStore(let name):
             guard let store = store(named: name, request) else { return }
-            respondLater(keepAlive: request.keepAlive, headOnly: headOnly) {
-                Responses.json(200, Envelope.storeState(store: name, await store.read()))
-            }
+            read(request, from: store)
+        case .putStore(let name):
+            putStore(name, request)
+        case .deleteStore(let name):
+            deleteStore(name, request)
+        case .events(let name):
+            guard let store = store(named: name, request) else { return }
+            streamEvents(request, from: store)
         case .postAction(let name):
             guard let store = store(named: name, request) else { return }
             post(request, to: store)
@@ -66,36 +69,74 @@ extension HTTPSession {
         case .success(let prepared):
             action = prepared
         }
+        let key = request.fields["Idempotency-Key"]
+        let storeName = store.name
+        let answer: @Sendable (IdempotencyCache.Outcome, Bool) -> Void = { [self] outcome, replayed in
+            let replay = replayed ? [HTTPField(name: "Idempotent-Replayed", value: "true")] : []
+            switch outcome {
+            case .reduced(let reply):
+                finish(Responses.json(200, Envelope.storeState(store: storeName, reply), fields: replay), keepAlive: request.keepAlive)
+            case .timedOut(let reply):
+                let timeout: Duration = if case .settled(let limit) = wait { limit } else { .zero }
+                finish(Responses.json(408, Envelope.settleTimeout(store: storeName, reply, timeout: timeout), fields: replay),
+                    keepAlive: request.keepAlive)
+            }
+        }
         state = .busy
+        if let key {
+            var hasher = Hasher()
+            hasher.combine(request.body)
+            hasher.combine(request.query)
+            switch store.idempotency.begin(key, fingerprint: hasher.finalize(), waiter: { answer($0, true) }) {
+            case .new: break
+            case .waiting: return
+            case .replay(let outcome): return answer(outcome, true)
+            case .conflict:
+                state = .idle
+                return send(error: APIError(
+                    status: 422, code: "idempotency_key_reused",
+                    message: "This Idempotency-Key was used for a different action; use a new key for a new action."),
+                    keepAlive: request.keepAlive, headOnly: false)
+            }
+        }
         let loop = context.loop
-        let respond: @Sendable (HTTPResponse) -> Void = { [self] response in
-            loop.execute { [self] in finish(response, keepAlive: request.keepAlive, headOnly: false) }
+        let cache = store.idempotency
+        let done: @Sendable (IdempotencyCache.Outcome) -> Void = { outcome in
+            loop.execute {
+                if let key { cache.complete(key, with: outcome) }
+                answer(outcome, false)
+            }
         }
         switch wait {
         case .reduced:
-            action.submit { reply in respond(Responses.json(200, Envelope.storeState(store: store.name, reply))) }
+            action.submit { reply in done(.reduced(reply)) }
         case .settled(let timeout):
             action.submitAndSettle(timeout) { outcome in
                 switch outcome {
-                case .settled(let reply):
-                    respond(Responses.json(200, Envelope.storeState(store: store.name, reply)))
-                case .timedOut(let reply):
-                    respond(Responses.json(408, Envelope.settleTimeout(store: store.name, reply, timeout: timeout)))
+                case .settled(let reply): done(.reduced(reply))
+                case .timedOut(let reply): done(.timedOut(reply))
                 }
             }
         }
     }
 
-    /// Runs `make` off the loop, then sends its response in order.
-    private func respondLater(
-        keepAlive: Bool, headOnly: Bool, _ make: @escaping @Sendable () async -> HTTPResponse
-    ) {
-        state = .busy
-        let loop = context.loop
-        Task {
-            let response = await make()
-            loop.execute { [self] in finish(response, keepAlive: keepAlive, headOnly: headOnly) }
+    private func finish(_ response: HTTPResponse, keepAlive: Bool) {
+        finish(response, keepAlive: keepAlive, headOnly: false)
+    }
+
+    /// Hands the connection to an SSE stream (`text/event-stream`); the response never ends by itself.
+    private func streamEvents(_ request: HTTPRequest, from store: any HostedStore) {
+        let stream: StreamRequest
+        do {
+            stream = try StreamRequest(QueryParameters(request.query), lastEventID: request.fields["Last-Event-ID"])
+        } catch {
+            send(error: error, keepAlive: request.keepAlive, headOnly: false)
+            return
         }
+        state = .upgraded
+        let session = SSESession(connection: connection, store: store, context: context, channel: stream.channel)
+        context.replace(self, with: session)
+        session.start(resume: stream.resume)
     }
 
     private func finish(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool) {
@@ -105,11 +146,11 @@ extension HTTPSession {
     }
 
     /// `{"stores":[{"name":…,"reducer":…,"version":…},…]}` sorted by name.
-    private static func storeList(_ stores: [String: any HostedStore]) async -> [UInt8] {
+    private static func storeList(_ stores: [String: any HostedStore]) -> [UInt8] {
         var items: [String] = []
         for name in stores.keys.sorted() {
             guard let store = stores[name] else { continue }
-            let version = await store.version()
+            let version = store.fanout.newest.version
             items.append(
                 "{\"name\":\(JSONText.quoted(name)),\"reducer\":\(JSONText.quoted(store.reducerName)),\"version\":\(version)}")
         }

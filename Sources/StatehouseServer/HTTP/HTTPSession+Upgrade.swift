@@ -16,6 +16,13 @@ extension HTTPSession {
             send(error: error, keepAlive: false, headOnly: false)
             return
         }
+        let stream: StreamRequest
+        do {
+            stream = try StreamRequest(QueryParameters(request.query))
+        } catch {
+            send(error: error, keepAlive: false, headOnly: false)
+            return
+        }
         if context.isShuttingDown {
             let error = APIError(status: 503, code: "shutting_down", message: "The server is shutting down; reconnect later.")
             send(error: error, keepAlive: false, headOnly: false)
@@ -27,9 +34,9 @@ extension HTTPSession {
         connection.write(Array(head.utf8))
         Log.shared.debug("ws \(name) opened")
         state = .upgraded
-        let session = WebSocketSession(connection: connection, store: store, context: context)
+        let session = WebSocketSession(connection: connection, store: store, context: context, channel: stream.channel)
         context.replace(self, with: session)
-        session.start(leftover: leftover)
+        session.start(leftover: leftover, resume: stream.resume)
     }
 }
 

@@ -5,9 +5,12 @@ enum Route: Equatable {
     case health
     case listStores
     case readStore(String)
+    case putStore(String)
+    case deleteStore(String)
     case postAction(String)
     case reset(String)
     case webSocket(String)
+    case events(String)
 
     /// Matches `method` and `path` (the target without its query). A known path with the wrong method is a 405
     /// with `Allow`; anything else unknown is a 404 `not_found`.
@@ -26,11 +29,18 @@ enum Route: Equatable {
         case 1 where segments[0] == "stores":
             return try allow(readable, .listStores)
         case 2 where segments[0] == "stores" && !segments[1].isEmpty:
-            return try allow(readable, .readStore(try storeName(segments[1], path: path)))
+            let name = try storeName(segments[1], path: path)
+            switch method {
+            case "PUT": return .putStore(name)
+            case "DELETE": return .deleteStore(name)
+            default: return try allow(readable + ["PUT", "DELETE"], .readStore(name))
+            }
         case 3 where segments[0] == "stores" && segments[2] == "actions" && !segments[1].isEmpty:
             return try allow(["POST"], .postAction(try storeName(segments[1], path: path)))
         case 3 where segments[0] == "stores" && segments[2] == "reset" && !segments[1].isEmpty:
             return try allow(["POST"], .reset(try storeName(segments[1], path: path)))
+        case 3 where segments[0] == "stores" && segments[2] == "events" && !segments[1].isEmpty:
+            return try allow(["GET"], .events(try storeName(segments[1], path: path)))
         case 3 where segments[0] == "stores" && segments[2] == "ws" && !segments[1].isEmpty:
             return try allow(["GET"], .webSocket(try storeName(segments[1], path: path)))
         default:

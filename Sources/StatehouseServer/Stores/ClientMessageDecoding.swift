@@ -5,6 +5,7 @@ enum ClientMessageDecoding {
     static func decode<Action: Decodable>(
         _ text: [UInt8], actionTypes: [String], as: Action.Type, bind: (Action) -> PreparedAction
     ) -> ClientMessage {
+        if let kind = try? JSONDecoder().decode(MessageType.self, from: Data(text)), kind.type == "resync" { return .resync }
         let envelope: Envelope<Action>
         do {
             envelope = try JSONDecoder().decode(Envelope<Action>.self, from: Data(text))
@@ -15,12 +16,16 @@ enum ClientMessageDecoding {
         } catch {
             return .invalid(ref: nil, invalidMessage("The message is not valid JSON; send one JSON object per text message."))
         }
-        return .action(ref: envelope.ref, bind(envelope.action))
+        var hasher = Hasher()
+        hasher.combine(envelope.actionJSON)
+        return .action(ref: envelope.ref, id: envelope.id, fingerprint: hasher.finalize(), bind(envelope.action))
     }
 
     static func invalidMessage(_ message: String) -> APIError {
         APIError(status: 400, code: "invalid_message", message: message)
     }
+
+    private struct MessageType: Decodable { let type: String }
 
     private struct EnvelopeFailure: Error {
         var ref: String?
@@ -34,9 +39,12 @@ enum ClientMessageDecoding {
 
     private struct Envelope<Action: Decodable>: Decodable {
         let ref: String?
+        let id: String?
         let action: Action
+        /// A canonical form of the action for idempotency checks.
+        let actionJSON: String
 
-        private enum Key: String, CodingKey { case type, ref, action }
+        private enum Key: String, CodingKey { case type, ref, id, action }
 
         init(from decoder: any Decoder) throws {
             guard let container = try? decoder.container(keyedBy: Key.self) else {
@@ -52,7 +60,7 @@ enum ClientMessageDecoding {
             guard type == "action" else {
                 let got = type.map { "\"\($0)\"" } ?? "none"
                 throw EnvelopeFailure(
-                    ref: ref, error: invalidMessage("Unknown message type \(got); send {\"type\":\"action\",\"ref\":\"r1\",\"action\":{…}}."))
+                    ref: ref, error: invalidMessage("Unknown message type \(got); send {\"type\":\"action\",\"ref\":\"r1\",\"action\":{…}} or {\"type\":\"resync\"}."))
             }
             guard container.contains(.action) else {
                 throw EnvelopeFailure(ref: ref, error: invalidMessage("An action message needs an \"action\" object."))
@@ -62,6 +70,12 @@ enum ClientMessageDecoding {
             } catch {
                 throw ActionFailure(ref: ref, underlying: error)
             }
+            do {
+                id = try container.decodeIfPresent(String.self, forKey: .id)
+            } catch {
+                throw EnvelopeFailure(ref: ref, error: invalidMessage("\"id\" (an idempotency key) must be a string."))
+            }
+            actionJSON = String(describing: action)
             self.ref = ref
         }
     }

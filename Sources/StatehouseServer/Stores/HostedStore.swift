@@ -10,15 +10,15 @@ protocol HostedStore: AnyObject, Sendable {
     var name: String { get }
     /// The registered name of its reducer type, e.g. `"Counter"`.
     var reducerName: String { get }
-    /// WebSocket subscribers of this store and the frames they are sent.
+    /// The store's history and stream subscribers.
     var fanout: StoreFanout { get }
+    /// Outcomes of keyed actions (loop thread only).
+    var idempotency: IdempotencyCache { get }
 
     /// Starts the store (its `bind()` effects) and the state broadcast. Call once before serving.
     func start() async
-    /// The current version and state.
-    func read() async -> StateReply
-    /// The current version (no encoding).
-    func version() async -> UInt64
+    /// The newest version and state (from the history: no hop to the store's actor).
+    func read() -> StateReply
     /// Decodes one Flux Standard Action from JSON bytes, ready to be submitted.
     func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
     /// Decodes one WebSocket client message (`{"type":"action","ref":…,"action":{…}}`).
@@ -26,6 +26,8 @@ protocol HostedStore: AnyObject, Sendable {
     /// Resets the store (FIFO with actions): effects cancelled, initial state restored, `bind()` restarted.
     /// `reply` runs on the store's actor with the state after the reset.
     func reset(reply: @escaping @Sendable (StateReply) -> Void)
+    /// Stops the store for good (effects cancelled, later actions dropped); `done` runs on the store's actor.
+    func stop(done: @escaping @Sendable () -> Void)
 }
 
 /// A store's version with its state as JSON text.
@@ -52,59 +54,11 @@ enum SettleOutcome: Sendable {
 
 /// A WebSocket message from a client, decoded.
 enum ClientMessage: Sendable {
-    /// `{"type":"action","ref":"r1","action":{FSA}}`; `ref` is optional.
-    case action(ref: String?, PreparedAction)
+    /// `{"type":"action","ref":"r1","id":"k1","action":{FSA}}`; `ref` and `id` (an idempotency key) are optional.
+    /// `fingerprint` identifies the action for key reuse checks.
+    case action(ref: String?, id: String?, fingerprint: Int, PreparedAction)
+    /// `{"type":"resync"}`: send me a snapshot.
+    case resync
     /// Anything that cannot be acted on; `ref` when the message had a readable one.
     case invalid(ref: String?, APIError)
-}
-
-/// The JSON envelopes the server writes, with a fixed key order.
-enum Envelope {
-    /// `{"store":…,"version":…,"state":…}`: the body of `GET /stores/{name}` and `POST …/actions`.
-    static func storeState(store: String, _ reply: StateReply) -> [UInt8] {
-        withState("{\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":", reply)
-    }
-
-    /// `{"type":"state","store":…,"version":…,"state":…}`: a WebSocket state message.
-    static func stateMessage(store: String, _ reply: StateReply) -> [UInt8] {
-        withState("{\"type\":\"state\",\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":", reply)
-    }
-
-    /// The 408 body of a settle wait that timed out: the error and the state at the deadline,
-    /// `{"error":{"code":"settle_timeout","message":…},"store":…,"version":…,"state":…}`.
-    static func settleTimeout(store: String, _ reply: StateReply, timeout: Duration) -> [UInt8] {
-        let ms = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        let message = "The action was reduced but its effects did not finish within \(ms) ms; they keep running. "
-            + "This is the state now; raise timeout_ms or read the store later."
-        let error = "{\"error\":{\"code\":\"settle_timeout\",\"message\":\(JSONText.quoted(message))},"
-        return withState(error + "\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":", reply)
-    }
-
-    /// `head` + the state's JSON + `}`.
-    private static func withState(_ head: String, _ reply: StateReply) -> [UInt8] {
-        var out = Array(head.utf8)
-        out.reserveCapacity(out.count + reply.state.count + 1)
-        out += reply.state
-        out.append(UInt8(ascii: "}"))
-        return out
-    }
-
-    /// `{"type":"event","store":…,"event":{FSA}}`: an out-of-band event.
-    static func event(store: String, _ fsa: [UInt8]) -> [UInt8] {
-        Array("{\"type\":\"event\",\"store\":\(JSONText.quoted(store)),\"event\":".utf8) + fsa + [UInt8(ascii: "}")]
-    }
-
-    /// `{"type":"ack","ref":…,"version":…}`.
-    static func ack(ref: String?, version: UInt64) -> [UInt8] {
-        let refPart = ref.map { ",\"ref\":\(JSONText.quoted($0))" } ?? ""
-        return Array("{\"type\":\"ack\"\(refPart),\"version\":\(version)}".utf8)
-    }
-
-    /// `{"type":"error","ref":…,"code":…,"message":…}` (no `ref` when the message had none).
-    static func error(ref: String?, _ error: APIError) -> [UInt8] {
-        let refPart = ref.map { ",\"ref\":\(JSONText.quoted($0))" } ?? ""
-        return Array(
-            "{\"type\":\"error\"\(refPart),\"code\":\(JSONText.quoted(error.code)),\"message\":\(JSONText.quoted(error.message))}"
-                .utf8)
-    }
 }

@@ -3,7 +3,8 @@ import StatehouseCore
 
 /// The reducer types a server can host, by the name the configuration uses (e.g. `"Counter"`).
 public struct ReducerCatalog: Sendable {
-    typealias Factory = @Sendable (_ declaration: ServerConfiguration.StoreDeclaration) throws -> any HostedStore
+    typealias Factory = @Sendable (_ declaration: ServerConfiguration.StoreDeclaration, _ historySize: Int) throws
+        -> any HostedStore
 
     private var factories: [String: Factory] = [:]
 
@@ -12,12 +13,12 @@ public struct ReducerCatalog: Sendable {
     /// Registers `type` under `name` (default: the type's own name).
     public mutating func register<R: ServableReducer>(_ type: R.Type, as name: String? = nil) {
         let reducerName = name ?? String(describing: type)
-        factories[reducerName] = { declaration in
+        factories[reducerName] = { declaration, historySize in
             var state = R.initialState
             if let json = declaration.initialState {
                 state = try JSONDecoder().decode(R.State.self, from: Data(json))
             }
-            return HostedStoreBox<R>(name: declaration.name, reducerName: reducerName, state: state)
+            return HostedStoreBox<R>(name: declaration.name, reducerName: reducerName, state: state, historySize: historySize)
         }
     }
 
@@ -30,20 +31,40 @@ public struct ReducerCatalog: Sendable {
     func makeStores(for configuration: ServerConfiguration, path: String) throws(ConfigurationError) -> [any HostedStore] {
         var stores: [any HostedStore] = []
         for (index, declaration) in configuration.stores.enumerated() {
-            guard let factory = factories[declaration.reducer] else {
-                throw ConfigurationError(
-                    path: path, location: "stores[\(index)].reducer",
-                    problem: "unknown reducer \"\(declaration.reducer)\"; known: \(names.joined(separator: ", "))")
-            }
             do {
-                stores.append(try factory(declaration))
+                stores.append(try build(declaration, historySize: configuration.streams.historySize))
             } catch {
-                throw ConfigurationError(
-                    path: path, location: "stores[\(index)].state",
-                    problem: "is not a valid \(declaration.reducer) state (\(Self.describe(error)))")
+                switch error {
+                case .unknownReducer:
+                    throw ConfigurationError(
+                        path: path, location: "stores[\(index)].reducer",
+                        problem: "unknown reducer \"\(declaration.reducer)\"; known: \(names.joined(separator: ", "))")
+                case .invalidState(let problem):
+                    throw ConfigurationError(
+                        path: path, location: "stores[\(index)].state",
+                        problem: "is not a valid \(declaration.reducer) state (\(problem))")
+                }
             }
         }
         return stores
+    }
+
+    /// Why a store could not be built.
+    enum BuildFailure: Error {
+        case unknownReducer
+        /// The initial state does not decode; the text says where and why.
+        case invalidState(String)
+    }
+
+    /// Builds one store (not started).
+    /// - Throws: ``BuildFailure``.
+    func build(_ declaration: ServerConfiguration.StoreDeclaration, historySize: Int) throws(BuildFailure) -> any HostedStore {
+        guard let factory = factories[declaration.reducer] else { throw .unknownReducer }
+        do {
+            return try factory(declaration, historySize)
+        } catch {
+            throw .invalidState(Self.describe(error))
+        }
     }
 
     private static func describe(_ error: any Error) -> String {

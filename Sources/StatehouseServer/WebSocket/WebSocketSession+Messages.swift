@@ -34,12 +34,34 @@ extension WebSocketSession {
         switch store.decodeClientMessage(text) {
         case .invalid(let ref, let error):
             sendMessage(Envelope.error(ref: ref, error))
-        case .action(let ref, let action):
+        case .resync:
+            let (message, _) = store.fanout.catchUp(channel, from: nil)
+            if let message { send(message) }
+        case .action(let ref, let id, let fingerprint, let action):
             actionsInFlight += 1
             if actionsInFlight >= Self.maxActionsInFlight { connection.stopReading() }
+            if let id {
+                let lookup = store.idempotency.begin(id, fingerprint: fingerprint) { [self] outcome in
+                    acknowledged(ref: ref, version: outcome.version)
+                }
+                switch lookup {
+                case .new: break
+                case .waiting: return
+                case .replay(let outcome): return acknowledged(ref: ref, version: outcome.version)
+                case .conflict:
+                    actionsInFlight -= 1
+                    return sendMessage(Envelope.error(ref: ref, APIError(
+                        status: 422, code: "idempotency_key_reused",
+                        message: "This id was used for a different action; use a new id for a new action.")))
+                }
+            }
             let loop = context.loop
+            let cache = store.idempotency
             action.submit { [self] reply in
-                loop.execute { [self] in acknowledged(ref: ref, version: reply.version) }
+                loop.execute { [self] in
+                    if let id { cache.complete(id, with: .reduced(reply)) }
+                    acknowledged(ref: ref, version: reply.version)
+                }
             }
         }
     }
@@ -52,7 +74,7 @@ extension WebSocketSession {
     }
 
     func sendMessage(_ json: [UInt8]) {
-        connection.write(StoreFanout.textFrame(json))
+        connection.write(WebSocketFrames.text(json))
     }
 
     /// The peer's Close (§5.5.1): echo it and close, or, if we sent ours first, this completes the handshake.

@@ -5,84 +5,90 @@ import WebSocket
 ///
 /// Lifecycle (explicit, see ``State``):
 /// ```
-/// joining ──snapshot sent──▶ open ──peer Close──▶ (echo Close) closed
-///    │                        ├──protocol error──▶ (Close with 1002/1007/1009) closed
-///    └──────goAway()─────────┴──goAway()──▶ closing ──peer Close or 1 s──▶ closed
+/// joining ──first message sent──▶ open ──peer Close──▶ (echo Close) closed
+///                                  ├──protocol error──▶ (Close with 1002/1007/1009) closed
+///                                  └──goAway()/store deleted──▶ closing ──peer Close or 1 s──▶ closed
 /// ```
-/// Input is not read until the snapshot has been sent, so the snapshot is always the first message, before any ack.
-/// Actions are submitted to the store in the order received; each ack follows the state message of its version.
-/// At most ``maxActionsInFlight`` actions await their ack; past that, reading pauses (backpressure).
+/// Input is not read until the first message (snapshot, or resume patch) has been sent, so it always comes before
+/// any ack. Actions are submitted to the store in the order received; each ack follows the state message of its
+/// version. At most ``maxActionsInFlight`` actions await their ack; past that, reading pauses (backpressure).
+///
+/// Slow consumers: once more than `writeHighWaterBytes` wait unsent, the session is *behind*: it queues nothing more
+/// and, when the socket drains, sends one message from the last version it sent to the newest. Behind for longer than
+/// `maxLagSeconds`, it is closed with 4008.
 ///
 /// ## Thread safety
 /// Loop-confined: created, called and called back on the loop thread only.
-final class WebSocketSession: ServerSession, StateSubscriber, @unchecked Sendable {
+final class WebSocketSession: ServerSession, StreamSubscriber, @unchecked Sendable {
     enum State { case joining, open, closing, closed }
 
     static let maxActionsInFlight = 256
-    /// A subscriber whose unsent bytes exceed this is too slow to keep: closed with 1008.
-    static let maxPendingWriteBytes = 16 << 20
 
     let connection: TCPConnection
     let store: any HostedStore
     let context: ServerContext
+    let channel: StreamChannel
     var state: State = .joining
     var reader: WebSocketReader
-    var pendingInput: [UInt8] = []
-    var lastSentVersion: UInt64?
+    var cursor = StreamCursor()
     var actionsInFlight = 0
     var closeTimer: LoopTimer?
     var joined = false
 
-    init(connection: TCPConnection, store: any HostedStore, context: ServerContext) {
+    init(connection: TCPConnection, store: any HostedStore, context: ServerContext, channel: StreamChannel) {
         self.connection = connection
         self.store = store
         self.context = context
+        self.channel = channel
         reader = WebSocketReader(role: .server, maxMessageBytes: context.limits.maxMessageBytes)
         connection.stopReading()
         connection.onRead = { [unowned self] bytes in received(bytes) }
         connection.onEnd = { [unowned self] _ in self.connection.close() }
         connection.onClosed = { [unowned self] in closed() }
+        connection.onWritable = { [unowned self] in drained() }
     }
 
-    /// Reserves a place in the store's fanout, reads the snapshot, then joins and starts reading.
-    func start(leftover: [UInt8]) {
-        pendingInput = leftover
-        store.fanout.reserve()
-        let loop = context.loop
-        let store = self.store
-        Task {
-            let snapshot = await store.read()
-            loop.execute { [self] in join(snapshot) }
-        }
-    }
-
-    private func join(_ snapshot: StateReply) {
-        guard state == .joining, connection.isOpen else {
-            store.fanout.cancelReservation()
-            return
-        }
-        state = .open
+    /// Joins the store's stream (first message: snapshot, or a patch from `resume`), then reads `leftover` and the
+    /// socket.
+    func start(leftover: [UInt8], resume: StreamPosition?) {
+        let (first, version) = store.fanout.subscribe(self, from: resume)
         joined = true
-        store.fanout.join(self, snapshot: snapshot)
-        let early = pendingInput
-        pendingInput = []
-        if !early.isEmpty { early.withUnsafeBytes { received($0) } }
+        state = .open
+        cursor.lastSent = StreamPosition(epoch: store.fanout.epoch, version: version)
+        if let first { send(first) }
+        if !leftover.isEmpty { leftover.withUnsafeBytes { received($0) } }
         if state == .open { connection.startReading() }
     }
 
-    func deliver(version: UInt64, frame: OutboundBuffer) {
+    func deliver(_ message: StreamMessage) {
         guard state == .open, connection.isOpen else { return }
-        if let last = lastSentVersion, version <= last { return }
-        lastSentVersion = version
-        connection.write(frame)
-        if connection.pendingWriteBytes > Self.maxPendingWriteBytes {
-            fail(WebSocketFailure(closeCode: .policyViolation, reason: "client too slow to read its state stream"))
+        switch cursor.decide(message, maxLag: .seconds(context.streams.maxLagSeconds)) {
+        case .send: send(message)
+        case .catchUp: catchUp()
+        case .skip: break
+        case .tooSlow:
+            fail(WebSocketFailure(
+                closeCode: WebSocketCloseCode(rawValue: 4008), reason: "client fell behind for too long; reconnect with since"))
         }
+        if message.kind == .deleted { startClosing(.normalClosure, reason: "store deleted") }
     }
 
-    func deliverEvent(frame: OutboundBuffer) {
-        guard state == .open, connection.isOpen else { return }
-        connection.write(frame)
+    func send(_ message: StreamMessage) {
+        connection.write(message.webSocketFrame)
+        cursor.sent(message, pendingBytes: connection.pendingWriteBytes, highWater: context.streams.writeHighWaterBytes)
+    }
+
+    /// Sends what brings this subscriber from its last version to the newest (a patch when possible).
+    func catchUp() {
+        let (message, version) = store.fanout.catchUp(channel, from: cursor.lastSent)
+        if let message { send(message) } else { cursor.lastSent?.version = version }
+    }
+
+    /// The write queue emptied: a subscriber that was behind catches up in one message.
+    private func drained() {
+        guard cursor.behindSince != nil, state == .open else { return }
+        cursor.behindSince = nil
+        catchUp()
     }
 
     func goAway() {
@@ -96,7 +102,7 @@ final class WebSocketSession: ServerSession, StateSubscriber, @unchecked Sendabl
         state = .closed
         closeTimer?.close()
         closeTimer = nil
-        if joined { store.fanout.leave(self) }
+        if joined { store.fanout.unsubscribe(self) }
         context.remove(self)
     }
 }

@@ -1,0 +1,28 @@
+extension Store {
+    /// Enqueues a stop, FIFO with actions: every action enqueued before it is reduced first.
+    ///
+    /// When its turn comes, the store cancels every effect (no action or event of theirs is handled afterwards) and
+    /// closes every throttle window; every action enqueued after it is dropped (its completion never runs). The
+    /// state and version stay as they were. Used when a hosted store is deleted.
+    ///
+    /// - Parameter completion: Runs on the actor right after the stop with the final snapshot.
+    public nonisolated func enqueueStop(completion: (@Sendable (Snapshot<R.State>) -> Void)? = nil) {
+        var done: (@Sendable (Snapshot<R.State>?) -> Void)?
+        if let completion {
+            done = { snapshot in
+                if let snapshot { completion(snapshot) }
+            }
+        }
+        push(Envelope(payload: .stop, completion: done))
+    }
+
+    /// The stop itself, on the actor inside the drain.
+    func performStop() {
+        isStopped = true
+        resetEpoch += 1
+        for run in runs.compactMap({ $0.value.parent == nil ? $0.key : nil }) {
+            cancelRun(run)
+        }
+        closeAllThrottleWindows()
+    }
+}

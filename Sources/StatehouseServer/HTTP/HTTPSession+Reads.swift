@@ -1,0 +1,89 @@
+import Foundation
+import HTTP1
+
+/// `GET /stores/{name}` with its conditional, resume and read-your-writes options.
+struct ReadRequest {
+    var resume: StreamPosition?
+    var minVersion: UInt64?
+    var timeoutMs = 10_000
+
+    /// - Throws: ``APIError`` 400 `invalid_query`.
+    init(_ query: QueryParameters) throws(APIError) {
+        if let unknown = query.unknown(["since", "epoch", "min_version", "timeout_ms"]).first {
+            throw StreamRequest.invalid(
+                "Unknown query parameter \(JSONText.quoted(unknown)); reads take since, epoch, min_version and timeout_ms.")
+        }
+        switch (query["epoch"], query["since"]) {
+        case (nil, nil): break
+        case (let epoch?, let since?):
+            guard let version = UInt64(since) else { throw StreamRequest.invalid("since must be a version (an unsigned integer).") }
+            resume = StreamPosition(epoch: epoch, version: version)
+        default:
+            throw StreamRequest.invalid("since and epoch go together (from the ETag \"<epoch>-<version>\" you hold).")
+        }
+        if let text = query["min_version"] {
+            guard let version = UInt64(text) else { throw StreamRequest.invalid("min_version must be an unsigned integer.") }
+            minVersion = version
+        }
+        if let text = query["timeout_ms"] {
+            guard minVersion != nil else { throw StreamRequest.invalid("timeout_ms goes with min_version.") }
+            guard let value = Int(text), (0...600_000).contains(value) else {
+                throw StreamRequest.invalid("timeout_ms must be an integer from 0 to 600000 (milliseconds).")
+            }
+            timeoutMs = value
+        }
+    }
+}
+
+extension HTTPSession {
+    /// Answers a read from the store's history, after waiting for `min_version` if asked.
+    func read(_ request: HTTPRequest, from store: any HostedStore) {
+        let headOnly = request.method == "HEAD"
+        let options: ReadRequest
+        do {
+            options = try ReadRequest(QueryParameters(request.query))
+        } catch {
+            send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
+            return
+        }
+        guard let minVersion = options.minVersion else {
+            send(readResponse(request, store, options, reached: true), keepAlive: request.keepAlive, headOnly: headOnly)
+            return
+        }
+        state = .busy
+        store.fanout.waitForVersion(minVersion, timeoutMs: options.timeoutMs) { [self] reached in
+            guard state == .busy else { return }
+            send(readResponse(request, store, options, reached: reached), keepAlive: request.keepAlive, headOnly: headOnly)
+            processNext()
+        }
+    }
+
+    private func readResponse(_ request: HTTPRequest, _ store: any HostedStore, _ options: ReadRequest, reached: Bool) -> HTTPResponse {
+        let newest = store.fanout.newest
+        let tag = HTTPField(name: "ETag", value: newest.entityTag)
+        let reply = StateReply(version: newest.version, state: newest.json)
+        guard reached else {
+            let message = "The store did not reach version \(options.minVersion ?? 0) within \(options.timeoutMs) ms; this is its state now."
+            return Responses.json(408, Envelope.withError(code: "min_version_timeout", message: message, store: store.name, reply), fields: [tag])
+        }
+        if let match = request.fields["If-None-Match"], Self.matches(match, newest.entityTag) {
+            return HTTPResponse(status: 304, fields: [tag])
+        }
+        if let resume = options.resume {
+            if let patch = store.fanout.patchToNewest(from: resume.version, epoch: resume.epoch) {
+                return HTTPResponse(
+                    status: 200, fields: [HTTPField(name: "Content-Type", value: "application/json-patch+json"), tag], body: patch.ops)
+            }
+            return Responses.json(200, Envelope.storeState(store: store.name, reply, resumed: false), fields: [tag])
+        }
+        return Responses.json(200, Envelope.storeState(store: store.name, reply), fields: [tag])
+    }
+
+    /// `If-None-Match` (RFC 9110 §13.1.2): `*` or a list of entity tags, compared weakly.
+    static func matches(_ header: String, _ tag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTP1
+
+/// Store lifecycle over HTTP: `PUT /stores/{name}` creates, `DELETE /stores/{name}` deletes.
+extension HTTPSession {
+    /// `PUT /stores/{name}` `{"reducer":"Counter","state":{…}}` (state optional): 201 with the new store's state;
+    /// 200 when it exists with that reducer (unchanged); 409 `store_exists` when it exists with another.
+    func putStore(_ name: String, _ request: HTTPRequest) {
+        guard ServerConfiguration.isValidStoreName(name) else {
+            return send(error: APIError(
+                status: 400, code: "invalid_store_name",
+                message: "\(JSONText.quoted(name)) is not a valid store name; use 1 to 64 of A-Z a-z 0-9 . _ -"),
+                keepAlive: request.keepAlive, headOnly: false)
+        }
+        let declaration: ServerConfiguration.StoreDeclaration
+        do {
+            declaration = try Self.declaration(name, request.body)
+        } catch {
+            return send(error: error, keepAlive: request.keepAlive, headOnly: false)
+        }
+        if let existing = context.stores[name] {
+            return answerExisting(existing, declaration, request)
+        }
+        let store: any HostedStore
+        do {
+            store = try context.catalog.build(declaration, historySize: context.streams.historySize)
+        } catch {
+            let problem: APIError
+            switch error {
+            case .unknownReducer:
+                problem = APIError(
+                    status: 400, code: "unknown_reducer",
+                    message: "No reducer is named \(JSONText.quoted(declaration.reducer)); known: \(context.catalog.names.joined(separator: ", ")).")
+            case .invalidState(let detail):
+                problem = APIError(
+                    status: 400, code: "invalid_state", message: "The state is not a valid \(declaration.reducer) state (\(detail)).")
+            }
+            return send(error: problem, keepAlive: request.keepAlive, headOnly: false)
+        }
+        state = .busy
+        store.fanout.attach(to: context.loop)
+        let loop = context.loop
+        Task {
+            await store.start()
+            loop.execute { [self] in
+                guard state == .busy else { return }
+                if let existing = context.stores[name] {
+                    answerExisting(existing, declaration, request)
+                } else {
+                    context.stores[name] = store
+                    Log.shared.info("store \(name) created (\(declaration.reducer))")
+                    send(Responses.json(201, Envelope.storeState(store: name, store.read()),
+                        fields: [HTTPField(name: "Location", value: "/stores/\(name)")]),
+                        keepAlive: request.keepAlive, headOnly: false)
+                }
+                processNext()
+            }
+        }
+    }
+
+    private func answerExisting(_ existing: any HostedStore, _ declaration: ServerConfiguration.StoreDeclaration, _ request: HTTPRequest) {
+        guard existing.reducerName == declaration.reducer else {
+            return send(error: APIError(
+                status: 409, code: "store_exists",
+                message: "\(JSONText.quoted(existing.name)) exists with reducer \(existing.reducerName); delete it first or pick another name."),
+                keepAlive: request.keepAlive, headOnly: false)
+        }
+        send(Responses.json(200, Envelope.storeState(store: existing.name, existing.read())), keepAlive: request.keepAlive, headOnly: false)
+    }
+
+    /// `DELETE /stores/{name}`: 204; the store's effects are cancelled and its subscribers get a final `deleted`.
+    func deleteStore(_ name: String, _ request: HTTPRequest) {
+        guard let store = context.stores.removeValue(forKey: name) else {
+            return send(error: .storeNotFound(name), keepAlive: request.keepAlive, headOnly: false)
+        }
+        Log.shared.info("store \(name) deleted")
+        let fanout = store.fanout
+        store.stop { fanout.storeDeleted() }
+        send(HTTPResponse(status: 204), keepAlive: request.keepAlive, headOnly: false)
+    }
+
+    /// Reads a PUT body: an object with a string `reducer` and an optional `state`.
+    private static func declaration(_ name: String, _ body: [UInt8]) throws(APIError) -> ServerConfiguration.StoreDeclaration {
+        let invalid = APIError(
+            status: 400, code: "invalid_store",
+            message: "Send {\"reducer\":\"<type>\",\"state\":{…}} (state optional) to create a store.")
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+            let reducer = object["reducer"] as? String,
+            Set(object.keys).isSubset(of: ["reducer", "state"])
+        else { throw invalid }
+        var state: [UInt8]?
+        if let value = object["state"] {
+            guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else { throw invalid }
+            state = Array(data)
+        }
+        return .init(name: name, reducer: reducer, initialState: state)
+    }
+}

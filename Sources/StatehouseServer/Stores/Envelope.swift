@@ -1,0 +1,79 @@
+import JSONPatch
+
+/// The JSON envelopes the server writes, with a fixed key order.
+enum Envelope {
+    /// `{"store":…,"version":…,"state":…}`: the body of `GET /stores/{name}` and `POST …/actions`.
+    static func storeState(store: String, _ reply: StateReply, resumed: Bool? = nil) -> [UInt8] {
+        let flag = resumed.map { ",\"resumed\":\($0)" } ?? ""
+        return withState("{\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version)\(flag),\"state\":", reply)
+    }
+
+    /// An error body that also carries the store's state:
+    /// `{"error":{"code":…,"message":…},"store":…,"version":…,"state":…}`.
+    static func withError(code: String, message: String, store: String, _ reply: StateReply) -> [UInt8] {
+        let error = "{\"error\":{\"code\":\(JSONText.quoted(code)),\"message\":\(JSONText.quoted(message))},"
+        return withState(error + "\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":", reply)
+    }
+
+    /// The 408 body of a settle wait that timed out: the error and the state at the deadline.
+    static func settleTimeout(store: String, _ reply: StateReply, timeout: Duration) -> [UInt8] {
+        let ms = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        let message = "The action was reduced but its effects did not finish within \(ms) ms; they keep running. "
+            + "This is the state now; raise timeout_ms or read the store later."
+        return withError(code: "settle_timeout", message: message, store: store, reply)
+    }
+
+    /// A stream `state` message:
+    /// `{"type":"state","store":…,"epoch":…,"version":…[,"path":…][,"resumed":false],"state":…}`.
+    static func state(
+        store: String, epoch: String, version: UInt64, path: JSONPointer?, resumed: Bool?, state: [UInt8]
+    ) -> [UInt8] {
+        var head = "{\"type\":\"state\",\"store\":\(JSONText.quoted(store)),\"epoch\":\"\(epoch)\",\"version\":\(version)"
+        if let path { head += ",\"path\":\(JSONText.quoted(path.description))" }
+        if let resumed { head += ",\"resumed\":\(resumed)" }
+        return withState(head + ",\"state\":", StateReply(version: version, state: state))
+    }
+
+    /// A stream `patch` message (RFC 6902 ops turning the state at `base` into the state at `version`):
+    /// `{"type":"patch","store":…,"epoch":…,"version":N,"base":M[,"path":…],"ops":[…]}`.
+    static func patch(
+        store: String, epoch: String, version: UInt64, base: UInt64, path: JSONPointer?, ops: [UInt8]
+    ) -> [UInt8] {
+        var head = "{\"type\":\"patch\",\"store\":\(JSONText.quoted(store)),\"epoch\":\"\(epoch)\",\"version\":\(version),\"base\":\(base)"
+        if let path { head += ",\"path\":\(JSONText.quoted(path.description))" }
+        return Array((head + ",\"ops\":").utf8) + ops + [UInt8(ascii: "}")]
+    }
+
+    /// `{"type":"deleted","store":…}`: the last message of a deleted store's streams.
+    static func deleted(store: String) -> [UInt8] {
+        Array("{\"type\":\"deleted\",\"store\":\(JSONText.quoted(store))}".utf8)
+    }
+
+    /// `{"type":"event","store":…,"event":{FSA}}`: an out-of-band event.
+    static func event(store: String, _ fsa: [UInt8]) -> [UInt8] {
+        Array("{\"type\":\"event\",\"store\":\(JSONText.quoted(store)),\"event\":".utf8) + fsa + [UInt8(ascii: "}")]
+    }
+
+    /// `{"type":"ack","ref":…,"version":…}`.
+    static func ack(ref: String?, version: UInt64) -> [UInt8] {
+        let refPart = ref.map { ",\"ref\":\(JSONText.quoted($0))" } ?? ""
+        return Array("{\"type\":\"ack\"\(refPart),\"version\":\(version)}".utf8)
+    }
+
+    /// `{"type":"error","ref":…,"code":…,"message":…}` (no `ref` when the message had none).
+    static func error(ref: String?, _ error: APIError) -> [UInt8] {
+        let refPart = ref.map { ",\"ref\":\(JSONText.quoted($0))" } ?? ""
+        return Array(
+            "{\"type\":\"error\"\(refPart),\"code\":\(JSONText.quoted(error.code)),\"message\":\(JSONText.quoted(error.message))}"
+                .utf8)
+    }
+
+    /// `head` + the state's JSON + `}`.
+    private static func withState(_ head: String, _ reply: StateReply) -> [UInt8] {
+        var out = Array(head.utf8)
+        out.reserveCapacity(out.count + reply.state.count + 1)
+        out += reply.state
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}

@@ -1,0 +1,91 @@
+/// Remembered outcomes of actions sent with an idempotency key (`Idempotency-Key` on HTTP, `"id"` on WebSocket), per
+/// store: a repeated key within `ttl` gets the first outcome again without reducing again — also while the first is
+/// still running (it waits for it). A key reused with a different action is a conflict.
+///
+/// Bounded: at most `capacity` keys (the oldest forgotten first), each for `ttl`.
+///
+/// ## Thread safety
+/// Loop-confined: every HTTP and WebSocket session uses it on the loop thread.
+final class IdempotencyCache: @unchecked Sendable {
+    /// How a keyed request turned out (what a repeat gets again).
+    enum Outcome {
+        case reduced(StateReply)
+        case timedOut(StateReply)
+
+        /// The version the outcome reports.
+        var version: UInt64 {
+            switch self {
+            case .reduced(let reply), .timedOut(let reply): reply.version
+            }
+        }
+    }
+
+    enum Lookup {
+        /// First time: run it, then call ``complete(_:fingerprint:with:)``.
+        case new
+        /// Seen and finished: answer with this.
+        case replay(Outcome)
+        /// Seen, still running: the waiter will be called with the outcome.
+        case waiting
+        /// Seen with a different action.
+        case conflict
+    }
+
+    private struct Entry {
+        let fingerprint: Int
+        let created: ContinuousClock.Instant
+        var outcome: Outcome?
+        var waiters: [(Outcome) -> Void]
+    }
+
+    let capacity: Int
+    let ttl: Duration
+    private var entries: [String: Entry] = [:]
+    private var order: [String] = []
+    private var orderStart = 0
+
+    init(capacity: Int = 10_000, ttl: Duration = .seconds(600)) {
+        self.capacity = capacity
+        self.ttl = ttl
+    }
+
+    /// Looks `key` up; a new key is recorded as running.
+    func begin(_ key: String, fingerprint: Int, waiter: @escaping (Outcome) -> Void) -> Lookup {
+        let now = ContinuousClock.now
+        if let entry = entries[key], now - entry.created < ttl {
+            guard entry.fingerprint == fingerprint else { return .conflict }
+            if let outcome = entry.outcome { return .replay(outcome) }
+            entries[key]?.waiters.append(waiter)
+            return .waiting
+        }
+        entries[key] = Entry(fingerprint: fingerprint, created: now, outcome: nil, waiters: [])
+        order.append(key)
+        evict(now: now)
+        return .new
+    }
+
+    /// Records the outcome of a new key and answers the requests that waited for it.
+    func complete(_ key: String, with outcome: Outcome) {
+        guard let waiters = entries[key]?.waiters else { return }
+        entries[key]?.outcome = outcome
+        entries[key]?.waiters = []
+        for waiter in waiters { waiter(outcome) }
+    }
+
+    /// Forgets expired keys and the oldest beyond capacity (never one still running).
+    private func evict(now: ContinuousClock.Instant) {
+        while orderStart < order.count {
+            let key = order[orderStart]
+            guard let entry = entries[key] else { orderStart += 1; continue }
+            let expired = now - entry.created >= ttl
+            let over = entries.count > capacity
+            guard (expired || over), entry.outcome != nil || expired else { break }
+            entries[key] = nil
+            orderStart += 1
+        }
+        if orderStart > 1024, orderStart * 2 > order.count {
+            order.removeFirst(orderStart)
+            orderStart = 0
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import UVLoop
+
+/// One Server-Sent Events stream of a store (`GET /stores/{name}/events`, `text/event-stream`).
+///
+/// The response is chunked and never ends by itself: each message is an event with `id: <epoch>-<version>` (state
+/// and patch), `event: state|patch|event|deleted` and `data: <json>`. A comment line every `sseHeartbeatMs` keeps
+/// proxies from timing the stream out. The same slow-consumer rule as WebSocket applies; a subscriber behind for too
+/// long is disconnected (it resumes with `Last-Event-ID`).
+///
+/// ## Thread safety
+/// Loop-confined: created, called and called back on the loop thread only.
+final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
+    let connection: TCPConnection
+    let store: any HostedStore
+    let context: ServerContext
+    let channel: StreamChannel
+    var cursor = StreamCursor()
+    var heartbeat: LoopTimer?
+    var isOpen = true
+
+    init(connection: TCPConnection, store: any HostedStore, context: ServerContext, channel: StreamChannel) {
+        self.connection = connection
+        self.store = store
+        self.context = context
+        self.channel = channel
+        // Input after the request is ignored, but EOF ends the stream.
+        connection.onRead = { _ in }
+        connection.onEnd = { [unowned self] _ in self.connection.close() }
+        connection.onClosed = { [unowned self] in closed() }
+        connection.onWritable = { [unowned self] in drained() }
+    }
+
+    /// Sends the response head and the first message, then streams.
+    func start(resume: StreamPosition?) {
+        connection.write(Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n").utf8))
+        let (first, version) = store.fanout.subscribe(self, from: resume)
+        cursor.lastSent = StreamPosition(epoch: store.fanout.epoch, version: version)
+        if let first { send(first) }
+        connection.startReading()
+        let timer = LoopTimer(loop: context.loop)
+        heartbeat = timer
+        let interval = UInt64(context.streams.sseHeartbeatMs)
+        timer.start(delayMs: interval, repeatMs: interval) { [weak self] in
+            self?.connection.write(ServerSentEvents.comment("heartbeat"))
+        }
+    }
+
+    func deliver(_ message: StreamMessage) {
+        guard isOpen else { return }
+        switch cursor.decide(message, maxLag: .seconds(context.streams.maxLagSeconds)) {
+        case .send: send(message)
+        case .catchUp: catchUp()
+        case .skip: break
+        case .tooSlow: connection.close()
+        }
+        if message.kind == .deleted { finish() }
+    }
+
+    private func send(_ message: StreamMessage) {
+        connection.write(message.serverSentEvent)
+        cursor.sent(message, pendingBytes: connection.pendingWriteBytes, highWater: context.streams.writeHighWaterBytes)
+    }
+
+    private func catchUp() {
+        let (message, version) = store.fanout.catchUp(channel, from: cursor.lastSent)
+        if let message { send(message) } else { cursor.lastSent?.version = version }
+    }
+
+    private func drained() {
+        guard cursor.behindSince != nil, isOpen else { return }
+        cursor.behindSince = nil
+        catchUp()
+    }
+
+    /// Ends the chunked body (`0 CRLF CRLF`) and closes.
+    private func finish() {
+        guard isOpen else { return }
+        isOpen = false
+        heartbeat?.close()
+        connection.write(Array("0\r\n\r\n".utf8))
+        connection.closeAfterWrites()
+    }
+
+    func goAway() { finish() }
+
+    private func closed() {
+        isOpen = false
+        heartbeat?.close()
+        heartbeat = nil
+        store.fanout.unsubscribe(self)
+        context.remove(self)
+    }
+}

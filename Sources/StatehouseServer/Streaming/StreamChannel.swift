@@ -1,0 +1,55 @@
+import JSONPatch
+
+/// What a subscriber watches: the whole state or one sub-value (RFC 6901 JSON Pointer), as full states or as
+/// RFC 6902 patches. Subscribers on the same channel share every message: it is built once per change.
+struct StreamChannel: Hashable, Sendable {
+    /// How changes are sent.
+    enum Format: String, Sendable {
+        /// A `state` message with the whole (projected) value each time.
+        case full = "state"
+        /// After the first snapshot, `patch` messages from the previous version sent.
+        case patch
+    }
+
+    var format: Format = .full
+    /// The projection, or nil for the whole state.
+    var path: JSONPointer?
+
+    /// The whole state as `state` messages: the v1 stream.
+    static let whole = StreamChannel()
+}
+
+/// One message of a store's stream, built once and written to every subscriber of its channel.
+///
+/// The transport framings (a WebSocket text frame, an SSE event) are built lazily, once each, on the loop thread.
+///
+/// ## Thread safety
+/// Immutable after creation except the lazy frames, which only the loop thread touches.
+final class StreamMessage: @unchecked Sendable {
+    enum Kind: String, Sendable { case state, patch, event, deleted }
+
+    let kind: Kind
+    /// The version this message brings the subscriber to (for events: the version they were emitted at).
+    let version: UInt64
+    /// For patches: the version the ops apply to.
+    let base: UInt64?
+    let epoch: String
+    /// The JSON text of the message.
+    let json: [UInt8]
+
+    init(kind: Kind, version: UInt64, base: UInt64? = nil, epoch: String, json: [UInt8]) {
+        self.kind = kind
+        self.version = version
+        self.base = base
+        self.epoch = epoch
+        self.json = json
+    }
+
+    /// The message as one unmasked WebSocket text frame (RFC 6455 §5.6).
+    private(set) lazy var webSocketFrame = WebSocketFrames.text(json)
+
+    /// The message as a Server-Sent Event: `id: <epoch>-<version>`, `event: <kind>`, `data: <json>`
+    /// (HTML Living Standard §9.2.5), inside one HTTP/1.1 chunk.
+    private(set) lazy var serverSentEvent = ServerSentEvents.chunk(
+        id: kind == .event || kind == .deleted ? nil : "\(epoch)-\(version)", event: kind.rawValue, data: json)
+}

@@ -1,0 +1,159 @@
+import Foundation
+import StatehouseTestClients
+import Testing
+
+/// Protocol v2: SSE, idempotent and batched actions, stores created and deleted over HTTP, slow consumers.
+extension ServerTests {
+    @Suite struct StoreLifecycleTests {
+        @Test func idempotencyKeyReplaysTheFirstAnswer() async throws {
+            try await TestServer.with { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                let key = [("Idempotency-Key", "k-1")]
+                let first = try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#, fields: key)
+                let again = try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#, fields: key)
+                #expect(first.bodyText == #"{"store":"counter","version":1,"state":{"count":1}}"#)
+                #expect(again.bodyText == first.bodyText)
+                #expect(again.field("Idempotent-Replayed") == "true")
+                let reused = try client.request("POST", "/stores/counter/actions", body: #"{"type":"decrement"}"#, fields: key)
+                #expect(reused.status == 422)
+                #expect(try client.request("GET", "/stores/counter").bodyText.contains(#""count":1"#))
+            }
+        }
+
+        @Test func concurrentRetriesWithOneKeyReduceOnce() async throws {
+            try await TestServer.with { server in
+                let port = server.port
+                let answers = try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask {
+                            try await blocking {
+                                let client = try TestHTTPClient(port: port)
+                                defer { client.close() }
+                                return try client.request(
+                                    "POST", "/stores/counter/actions?wait=settled&timeout_ms=5000",
+                                    body: #"{"type":"incrementLater","payload":{"ms":30}}"#, fields: [("Idempotency-Key", "same")]
+                                ).bodyText
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: [String]()) { $0.append($1) }
+                }
+                #expect(Set(answers) == [#"{"store":"counter","version":1,"state":{"count":1}}"#])
+            }
+        }
+
+        @Test func webSocketActionIdsAreIdempotent() async throws {
+            try await TestServer.with { server in
+                let ws = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws")
+                defer { ws.close() }
+                _ = try ws.receiveJSON(timeout: .seconds(5))
+                try ws.sendText(#"{"type":"action","ref":"a","id":"once","action":{"type":"increment"}}"#)
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["version"] as? Int == 1)  // state
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["ref"] as? String == "a")
+                try ws.sendText(#"{"type":"action","ref":"b","id":"once","action":{"type":"increment"}}"#)
+                let replay = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(replay["type"] as? String == "ack")
+                #expect(replay["ref"] as? String == "b")
+                #expect(replay["version"] as? Int == 1)
+            }
+        }
+
+        @Test func arrayBodyAppliesEveryActionInOrder() async throws {
+            try await TestServer.with { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                let batch = try client.request(
+                    "POST", "/stores/counter/actions", body: #"[{"type":"increment"},{"type":"add","payload":{"amount":2}}]"#)
+                #expect(batch.bodyText == #"{"store":"counter","version":2,"state":{"count":3}}"#)
+                let bad = try client.request("POST", "/stores/counter/actions", body: #"[{"type":"increment"},{"type":"nope"}]"#)
+                #expect(bad.status == 400)
+                #expect(try client.request("POST", "/stores/counter/actions", body: "[]").status == 400)
+                #expect(try client.request("GET", "/stores/counter").bodyText.contains(#""version":2"#))
+            }
+        }
+
+        @Test func storesAreCreatedAndDeletedOverHTTP() async throws {
+            try await TestServer.with { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                let created = try client.request("PUT", "/stores/room-1", body: #"{"reducer":"Counter","state":{"count":7}}"#)
+                #expect(created.status == 201)
+                #expect(created.bodyText == #"{"store":"room-1","version":0,"state":{"count":7}}"#)
+                #expect(try client.request("PUT", "/stores/room-1", body: #"{"reducer":"Counter"}"#).status == 200)
+                #expect(try client.request("PUT", "/stores/room-1", body: #"{"reducer":"TodoList"}"#).status == 409)
+                #expect(try client.request("PUT", "/stores/x", body: #"{"reducer":"Nope"}"#).status == 400)
+                #expect(try client.request("PUT", "/stores/bad%20name", body: #"{"reducer":"Counter"}"#).status == 400)
+                #expect(try client.request("GET", "/stores").bodyText.contains(#"{"name":"room-1","reducer":"Counter","version":0}"#))
+
+                let ws = try TestWebSocketClient(port: server.port, path: "/stores/room-1/ws")
+                defer { ws.close() }
+                #expect((try ws.receiveJSON(timeout: .seconds(5))["state"] as? [String: Any])?["count"] as? Int == 7)
+                #expect(try client.request("DELETE", "/stores/room-1").status == 204)
+                let last = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(last["type"] as? String == "deleted")
+                #expect(try ws.receiveClose(timeout: .seconds(5)) == 1000)
+                #expect(try client.request("GET", "/stores/room-1").status == 404)
+                #expect(try client.request("DELETE", "/stores/room-1").status == 404)
+            }
+        }
+
+        @Test func serverSentEventsStreamAndResumeWithLastEventID() async throws {
+            try await TestServer.with { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                let sse = try SSEReader(port: server.port, path: "/stores/counter/events")
+                defer { sse.close() }
+                let first = try sse.next()
+                #expect(first.event == "state")
+                #expect(first.id.hasSuffix("-0"))
+                _ = try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#)
+                let second = try sse.next()
+                #expect(second.id.hasSuffix("-1"))
+                #expect(second.data.contains(#""count":1"#))
+                _ = try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#)
+
+                let resumed = try SSEReader(port: server.port, path: "/stores/counter/events", lastEventID: first.id)
+                defer { resumed.close() }
+                let patch = try resumed.next()
+                #expect(patch.event == "patch")
+                #expect(patch.id.hasSuffix("-2"))
+                #expect(patch.data.contains(#""base":0"#))
+            }
+        }
+
+        @Test func aClientThatNeverReadsStaysBoundedThenGetsTheNewestState() async throws {
+            let streams = ServerConfigurationStreams.small
+            try await TestServer.with(streams: streams) { server in
+                let port = server.port
+                let silent = try TestWebSocketClient(port: port, path: "/stores/counter/ws")
+                defer { silent.close() }
+                let before = residentBytes()
+                let client = try TestHTTPClient(port: port)
+                defer { client.close() }
+                let batch = "[" + Array(repeating: #"{"type":"increment"}"#, count: 10_000).joined(separator: ",") + "]"
+                for _ in 0..<10 { _ = try client.request("POST", "/stores/counter/actions", body: batch) }
+                let growth = residentBytes() - before
+                #expect(growth < 10 << 20, "server memory grew by \(growth) bytes")
+                var last: [String: Any] = [:]
+                var messages = 0
+                while last["version"] as? Int != 100_000 {
+                    last = try silent.receiveJSON(timeout: .seconds(10))
+                    messages += 1
+                }
+                #expect(messages < 100_000)
+                #expect((last["state"] as? [String: Any])?["count"] as? Int == 100_000
+                    || last["type"] as? String == "patch")
+            }
+        }
+    }
+}
+
+/// Resident set size of this process (the in-process server and the test), bytes.
+func residentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kb = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return 0 }
+    return kb * 1024
+}

@@ -38,9 +38,9 @@ extension HTTPSession {
                 let body = Envelope.storeState(store: store.name, reply)
                 loop.execute { [self] in finish(Responses.json(200, body), keepAlive: request.keepAlive, headOnly: false) }
             }
-        case .webSocket(let name):
+        case .webSocket, .multiplexed:
             // A plain GET without a valid Upgrade: say what a WebSocket handshake needs.
-            guard store(named: name, request) != nil else { return }
+            if case .webSocket(let name) = route, store(named: name, request) == nil { return }
             let error = Self.handshakeError(request) ?? APIError(
                 status: 426, code: "upgrade_required", message: "This endpoint speaks WebSocket; send an Upgrade request.")
             send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)

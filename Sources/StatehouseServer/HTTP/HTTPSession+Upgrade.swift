@@ -5,38 +5,42 @@ extension HTTPSession {
     /// Completes an RFC 6455 opening handshake (§4.2.2) and hands the socket to a ``WebSocketSession``; anything
     /// else is answered as plain HTTP and the connection closed (the bytes after an upgrade request are not HTTP).
     func upgrade(_ request: HTTPRequest, leftover: [UInt8]) {
-        guard case .webSocket(let name)? = try? Route.match(method: request.method, path: request.path) else {
+        let home: (any HostedStore)?
+        switch try? Route.match(method: request.method, path: request.path) {
+        case .webSocket(let name)?:
+            guard let store = store(named: name, request.closing) else { return }
+            home = store
+        case .multiplexed?:
+            home = nil
+        default:
             var plain = request
             plain.keepAlive = false
-            dispatch(plain)
-            return
+            return dispatch(plain)
         }
-        guard let store = store(named: name, request.closing) else { return }
         if let error = Self.handshakeError(request) {
-            send(error: error, keepAlive: false, headOnly: false)
-            return
+            return send(error: error, keepAlive: false, headOnly: false)
         }
-        let stream: StreamRequest
-        do {
-            stream = try StreamRequest(QueryParameters(request.query))
-        } catch {
-            send(error: error, keepAlive: false, headOnly: false)
-            return
+        var stream: StreamRequest?
+        if home != nil {
+            do {
+                stream = try StreamRequest(QueryParameters(request.query))
+            } catch {
+                return send(error: error, keepAlive: false, headOnly: false)
+            }
         }
         if context.isShuttingDown {
             let error = APIError(status: 503, code: "shutting_down", message: "The server is shutting down; reconnect later.")
-            send(error: error, keepAlive: false, headOnly: false)
-            return
+            return send(error: error, keepAlive: false, headOnly: false)
         }
         let key = request.fields["Sec-WebSocket-Key"] ?? ""
         let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\r\n"
         connection.write(Array(head.utf8))
-        Log.shared.debug("ws \(name) opened")
+        Log.shared.debug("ws \(home?.name ?? "/ws") opened")
         state = .upgraded
-        let session = WebSocketSession(connection: connection, store: store, context: context, channel: stream.channel)
+        let session = WebSocketSession(connection: connection, context: context, home: home)
         context.replace(self, with: session)
-        session.start(leftover: leftover, resume: stream.resume)
+        session.start(leftover: leftover, channel: stream?.channel, resume: stream?.resume)
     }
 }
 

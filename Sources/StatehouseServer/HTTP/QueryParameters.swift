@@ -14,6 +14,9 @@ struct QueryParameters {
         }
     }
 
+    /// Parameters given as values already (e.g. the fields of a WebSocket `subscribe` message).
+    init(_ values: [String: String]) { self.values = values }
+
     subscript(name: String) -> String? { values[name] }
 
     /// Names present that are not in `known`, sorted.

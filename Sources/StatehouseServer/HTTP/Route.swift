@@ -11,6 +11,8 @@ enum Route: Equatable {
     case reset(String)
     case webSocket(String)
     case events(String)
+    /// `/ws`: one WebSocket for many stores (subscribe/unsubscribe messages).
+    case multiplexed
 
     /// Matches `method` and `path` (the target without its query). A known path with the wrong method is a 405
     /// with `Allow`; anything else unknown is a 404 `not_found`.
@@ -26,6 +28,8 @@ enum Route: Equatable {
         switch segments.count {
         case 1 where segments[0] == "healthz":
             return try allow(readable, .health)
+        case 1 where segments[0] == "ws":
+            return try allow(["GET"], .multiplexed)
         case 1 where segments[0] == "stores":
             return try allow(readable, .listStores)
         case 2 where segments[0] == "stores" && !segments[1].isEmpty:

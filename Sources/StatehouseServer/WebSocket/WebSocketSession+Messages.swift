@@ -30,48 +30,8 @@ extension WebSocketSession {
         }
     }
 
-    private func handleText(_ text: [UInt8]) {
-        switch store.decodeClientMessage(text) {
-        case .invalid(let ref, let error):
-            sendMessage(Envelope.error(ref: ref, error))
-        case .resync:
-            let (message, _) = store.fanout.catchUp(channel, from: nil)
-            if let message { send(message) }
-        case .action(let ref, let id, let fingerprint, let action):
-            actionsInFlight += 1
-            if actionsInFlight >= Self.maxActionsInFlight { connection.stopReading() }
-            if let id {
-                let lookup = store.idempotency.begin(id, fingerprint: fingerprint) { [self] outcome in
-                    acknowledged(ref: ref, version: outcome.version)
-                }
-                switch lookup {
-                case .new: break
-                case .waiting: return
-                case .replay(let outcome): return acknowledged(ref: ref, version: outcome.version)
-                case .conflict:
-                    actionsInFlight -= 1
-                    return sendMessage(Envelope.error(ref: ref, APIError(
-                        status: 422, code: "idempotency_key_reused",
-                        message: "This id was used for a different action; use a new id for a new action.")))
-                }
-            }
-            let loop = context.loop
-            let cache = store.idempotency
-            action.submit { [self] reply in
-                loop.execute { [self] in
-                    if let id { cache.complete(id, with: .reduced(reply)) }
-                    acknowledged(ref: ref, version: reply.version)
-                }
-            }
-        }
-    }
-
-    private func acknowledged(ref: String?, version: UInt64) {
-        actionsInFlight -= 1
-        guard state == .open else { return }
-        sendMessage(Envelope.ack(ref: ref, version: version))
-        if actionsInFlight == Self.maxActionsInFlight - 1 { connection.startReading() }
-    }
+    /// Names the connection in logs: its store, or `/ws`.
+    var label: String { home?.name ?? "/ws" }
 
     func sendMessage(_ json: [UInt8]) {
         connection.write(WebSocketFrames.text(json))
@@ -79,7 +39,7 @@ extension WebSocketSession {
 
     /// The peer's Close (§5.5.1): echo it and close, or, if we sent ours first, this completes the handshake.
     private func peerClosed(code: UInt16?) {
-        Log.shared.debug("ws \(store.name) closed by the client (code \(code.map(String.init) ?? "none"))")
+        Log.shared.debug("ws \(label) closed by the client (code \(code.map(String.init) ?? "none"))")
         if state == .open {
             let payload = code.map { WebSocketFrameEncoder.closePayload(code: WebSocketCloseCode(rawValue: $0), reason: "") } ?? []
             connection.write(WebSocketFrameEncoder.frame(opcode: .close, payload: payload))
@@ -94,7 +54,7 @@ extension WebSocketSession {
     /// Fails the connection (§7.1.7): Close with the failure's code, then close TCP once it is written.
     func fail(_ failure: WebSocketFailure) {
         guard state == .open || state == .joining || state == .closing else { return }
-        Log.shared.info("ws \(store.name) failed: close \(failure.closeCode.rawValue) (\(failure.reason))")
+        Log.shared.info("ws \(label) failed: close \(failure.closeCode.rawValue) (\(failure.reason))")
         let payload = WebSocketFrameEncoder.closePayload(code: failure.closeCode, reason: failure.reason)
         connection.write(WebSocketFrameEncoder.frame(opcode: .close, payload: payload))
         state = .closed

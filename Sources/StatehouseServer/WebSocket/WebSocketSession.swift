@@ -1,7 +1,8 @@
 import UVLoop
 import WebSocket
 
-/// One WebSocket connection subscribed to one store (RFC 6455 after the opening handshake).
+/// One WebSocket connection: subscribed to one store (`/stores/{name}/ws`) or to any number of stores and
+/// projections (`/ws`, with `subscribe`/`unsubscribe` messages).
 ///
 /// Lifecycle (explicit, see ``State``):
 /// ```
@@ -10,85 +11,63 @@ import WebSocket
 ///                                  └──goAway()/store deleted──▶ closing ──peer Close or 1 s──▶ closed
 /// ```
 /// Input is not read until the first message (snapshot, or resume patch) has been sent, so it always comes before
-/// any ack. Actions are submitted to the store in the order received; each ack follows the state message of its
+/// any ack. Actions are submitted to their store in the order received; each ack follows the state message of its
 /// version. At most ``maxActionsInFlight`` actions await their ack; past that, reading pauses (backpressure).
 ///
-/// Slow consumers: once more than `writeHighWaterBytes` wait unsent, the session is *behind*: it queues nothing more
-/// and, when the socket drains, sends one message from the last version it sent to the newest. Behind for longer than
-/// `maxLagSeconds`, it is closed with 4008.
+/// Slow consumers: once more than `writeHighWaterBytes` wait unsent, a subscription is *behind*: it queues nothing
+/// more and, when the socket drains, sends one message from the last version it sent to the newest. Behind for longer
+/// than `maxLagSeconds`, the connection is closed with 4008.
 ///
 /// ## Thread safety
 /// Loop-confined: created, called and called back on the loop thread only.
-final class WebSocketSession: ServerSession, StreamSubscriber, @unchecked Sendable {
+final class WebSocketSession: ServerSession, @unchecked Sendable {
     enum State { case joining, open, closing, closed }
 
     static let maxActionsInFlight = 256
+    static let maxSubscriptions = 256
 
     let connection: TCPConnection
-    let store: any HostedStore
     let context: ServerContext
-    let channel: StreamChannel
+    /// The store of `/stores/{name}/ws`; nil on the multiplexed `/ws`.
+    let home: (any HostedStore)?
     var state: State = .joining
     var reader: WebSocketReader
-    var cursor = StreamCursor()
+    /// By subscription id; the single-store endpoint's one subscription has the id "".
+    var subscriptions: [String: WebSocketSubscription] = [:]
     var actionsInFlight = 0
     var closeTimer: LoopTimer?
-    var joined = false
 
-    init(connection: TCPConnection, store: any HostedStore, context: ServerContext, channel: StreamChannel) {
+    init(connection: TCPConnection, context: ServerContext, home: (any HostedStore)?) {
         self.connection = connection
-        self.store = store
         self.context = context
-        self.channel = channel
+        self.home = home
         reader = WebSocketReader(role: .server, maxMessageBytes: context.limits.maxMessageBytes)
         connection.stopReading()
         connection.onRead = { [unowned self] bytes in received(bytes) }
         connection.onEnd = { [unowned self] _ in self.connection.close() }
         connection.onClosed = { [unowned self] in closed() }
-        connection.onWritable = { [unowned self] in drained() }
+        connection.onWritable = { [unowned self] in
+            for subscription in subscriptions.values { subscription.drained() }
+        }
     }
 
-    /// Joins the store's stream (first message: snapshot, or a patch from `resume`), then reads `leftover` and the
-    /// socket.
-    func start(leftover: [UInt8], resume: StreamPosition?) {
-        let (first, version) = store.fanout.subscribe(self, from: resume)
-        joined = true
+    /// Joins `home`'s stream on `channel` (single-store endpoint), then reads `leftover` and the socket.
+    func start(leftover: [UInt8], channel: StreamChannel?, resume: StreamPosition?) {
         state = .open
-        cursor.lastSent = StreamPosition(epoch: store.fanout.epoch, version: version)
-        if let first { send(first) }
+        if let home, let channel {
+            let subscription = WebSocketSubscription(session: self, store: home, channel: channel, id: nil)
+            subscriptions[""] = subscription
+            subscription.start(resume: resume)
+        }
         if !leftover.isEmpty { leftover.withUnsafeBytes { received($0) } }
         if state == .open { connection.startReading() }
     }
 
-    func deliver(_ message: StreamMessage) {
-        guard state == .open, connection.isOpen else { return }
-        switch cursor.decide(message, maxLag: .seconds(context.streams.maxLagSeconds)) {
-        case .send: send(message)
-        case .catchUp: catchUp()
-        case .skip: break
-        case .tooSlow:
-            fail(WebSocketFailure(
-                closeCode: WebSocketCloseCode(rawValue: 4008), reason: "client fell behind for too long; reconnect with since"))
-        }
-        if message.kind == .deleted { startClosing(.normalClosure, reason: "store deleted") }
-    }
-
-    func send(_ message: StreamMessage) {
-        connection.write(message.webSocketFrame)
-        cursor.sent(message, pendingBytes: connection.pendingWriteBytes, highWater: context.streams.writeHighWaterBytes)
-    }
-
-    /// Sends what brings this subscriber from its last version to the newest (a patch when possible).
-    func catchUp() {
-        let (message, version) = store.fanout.catchUp(channel, from: cursor.lastSent)
-        if let message { send(message) } else { cursor.lastSent?.version = version }
-    }
-
-    /// The write queue emptied: a subscriber that was behind catches up in one message.
-    private func drained() {
-        guard cursor.behindSince != nil, state == .open else { return }
-        cursor.behindSince = nil
-        catchUp()
+    /// A subscription's store was deleted: the single-store endpoint closes (1000); on `/ws` the subscription ends.
+    func storeDeleted(_ subscription: WebSocketSubscription) {
+        guard let id = subscription.id else { return startClosing(.normalClosure, reason: "store deleted") }
+        subscriptions[id] = nil
+        subscription.end()
     }
 
     func goAway() {
@@ -102,7 +81,8 @@ final class WebSocketSession: ServerSession, StreamSubscriber, @unchecked Sendab
         state = .closed
         closeTimer?.close()
         closeTimer = nil
-        if joined { store.fanout.unsubscribe(self) }
+        for subscription in subscriptions.values { subscription.end() }
+        subscriptions = [:]
         context.remove(self)
     }
 }

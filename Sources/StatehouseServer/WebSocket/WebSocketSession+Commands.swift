@@ -1,0 +1,137 @@
+import Foundation
+
+/// Client messages: `action`, `resync`, and on the multiplexed `/ws` also `subscribe` / `unsubscribe`.
+extension WebSocketSession {
+    /// The fields every client message may carry, read before the store-specific action decoding.
+    private struct Header: Decodable {
+        var type: String?
+        var store: String?
+        var id: String?
+        var path: String?
+        var format: String?
+        var epoch: String?
+        var since: UInt64?
+    }
+
+    func handleText(_ text: [UInt8]) {
+        guard let header = try? JSONDecoder().decode(Header.self, from: Data(text)) else {
+            // Not an object with string fields where expected: let the store's decoder explain (it names the field).
+            guard let store = home else { return reject(nil, "Send one JSON object per text message, with a \"type\".") }
+            return handleAction(text, in: store)
+        }
+        switch header.type {
+        case "action":
+            guard let store = target(header) else { return }
+            handleAction(text, in: store)
+        case "resync":
+            guard let subscription = subscriptions[header.id ?? ""] else {
+                return reject(nil, "No subscription \(JSONText.quoted(header.id ?? "")) to resync; give the id you subscribed with.")
+            }
+            subscription.resync()
+        case "subscribe":
+            subscribe(header)
+        case "unsubscribe":
+            guard let id = header.id, home == nil, let subscription = subscriptions.removeValue(forKey: id) else {
+                return reject(nil, "Unsubscribe takes the id of a subscription made on /ws.")
+            }
+            subscription.end()
+            sendMessage(Array("{\"type\":\"unsubscribed\",\"sub\":\(JSONText.quoted(id))}".utf8))
+        default:
+            // Unknown or missing type: the store's decoder gives the standard invalid_message answer.
+            guard let store = home else {
+                return reject(nil, "Unknown message type; send action, subscribe, unsubscribe or resync.")
+            }
+            handleAction(text, in: store)
+        }
+    }
+
+    /// The store an action goes to: `store` on `/ws` (required), or the connection's own store.
+    private func target(_ header: Header) -> (any HostedStore)? {
+        guard let name = header.store ?? home?.name else {
+            reject(nil, "On /ws an action names its \"store\".")
+            return nil
+        }
+        guard let store = context.stores[name] else {
+            sendMessage(Envelope.error(ref: nil, .storeNotFound(name)))
+            return nil
+        }
+        if let home, home !== store {
+            reject(nil, "This connection belongs to store \(JSONText.quoted(home.name)); use /ws to act on several stores.")
+            return nil
+        }
+        return store
+    }
+
+    /// `{"type":"subscribe","id":"s1","store":…,"path":…,"format":…,"epoch":…,"since":…}` on `/ws`.
+    private func subscribe(_ header: Header) {
+        guard home == nil else { return reject(nil, "Subscriptions are made on /ws; this connection has its store already.") }
+        guard let id = header.id, !id.isEmpty, let name = header.store else {
+            return reject(nil, "Subscribe with an \"id\" of your choice and a \"store\".")
+        }
+        guard subscriptions[id] == nil else { return reject(nil, "Subscription \(JSONText.quoted(id)) exists; pick a new id.") }
+        guard subscriptions.count < Self.maxSubscriptions else {
+            return reject(nil, "A connection holds at most \(Self.maxSubscriptions) subscriptions.")
+        }
+        guard let store = context.stores[name] else { return sendMessage(Envelope.error(ref: nil, .storeNotFound(name))) }
+        var fields: [String: String] = [:]
+        fields["path"] = header.path
+        fields["format"] = header.format
+        fields["epoch"] = header.epoch
+        fields["since"] = header.since.map(String.init)
+        let request: StreamRequest
+        do {
+            request = try StreamRequest(QueryParameters(fields))
+        } catch {
+            return sendMessage(Envelope.error(ref: nil, error))
+        }
+        let subscription = WebSocketSubscription(session: self, store: store, channel: request.channel, id: id)
+        subscriptions[id] = subscription
+        subscription.start(resume: request.resume)
+    }
+
+    private func reject(_ ref: String?, _ message: String) {
+        sendMessage(Envelope.error(ref: ref, ClientMessageDecoding.invalidMessage(message)))
+    }
+
+    private func handleAction(_ text: [UInt8], in store: any HostedStore) {
+        switch store.decodeClientMessage(text) {
+        case .invalid(let ref, let error):
+            sendMessage(Envelope.error(ref: ref, error))
+        case .resync:
+            subscriptions[""]?.resync()
+        case .action(let ref, let id, let fingerprint, let action):
+            actionsInFlight += 1
+            if actionsInFlight >= Self.maxActionsInFlight { connection.stopReading() }
+            if let id {
+                let lookup = store.idempotency.begin(id, fingerprint: fingerprint) { [self] outcome in
+                    acknowledged(ref: ref, version: outcome.version)
+                }
+                switch lookup {
+                case .new: break
+                case .waiting: return
+                case .replay(let outcome): return acknowledged(ref: ref, version: outcome.version)
+                case .conflict:
+                    actionsInFlight -= 1
+                    return sendMessage(Envelope.error(ref: ref, APIError(
+                        status: 422, code: "idempotency_key_reused",
+                        message: "This id was used for a different action; use a new id for a new action.")))
+                }
+            }
+            let loop = context.loop
+            let cache = store.idempotency
+            action.submit { [self] reply in
+                loop.execute { [self] in
+                    if let id { cache.complete(id, with: .reduced(reply)) }
+                    acknowledged(ref: ref, version: reply.version)
+                }
+            }
+        }
+    }
+
+    private func acknowledged(ref: String?, version: UInt64) {
+        actionsInFlight -= 1
+        guard state == .open else { return }
+        sendMessage(Envelope.ack(ref: ref, version: version))
+        if actionsInFlight == Self.maxActionsInFlight - 1 { connection.startReading() }
+    }
+}

@@ -1,0 +1,76 @@
+import UVLoop
+import WebSocket
+
+/// One stream subscription of a WebSocket connection: a store and a channel, with its place in the stream.
+///
+/// The single-store endpoint (`/stores/{name}/ws`) has one, without an id; the multiplexed endpoint (`/ws`) has one
+/// per `subscribe`, and every message it sends carries `"sub":"<id>"`.
+///
+/// ## Thread safety
+/// Loop-confined, like its session.
+final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
+    unowned let session: WebSocketSession
+    let store: any HostedStore
+    let channel: StreamChannel
+    /// The client's id for the subscription (multiplexed endpoint), or nil.
+    let id: String?
+    var cursor = StreamCursor()
+
+    init(session: WebSocketSession, store: any HostedStore, channel: StreamChannel, id: String?) {
+        self.session = session
+        self.store = store
+        self.channel = channel
+        self.id = id
+    }
+
+    /// Joins the store's stream and sends the first message (a snapshot, or a patch when resuming).
+    func start(resume: StreamPosition?) {
+        let (first, version) = store.fanout.subscribe(self, from: resume)
+        cursor.lastSent = StreamPosition(epoch: store.fanout.epoch, version: version)
+        if let first { send(first) }
+    }
+
+    func deliver(_ message: StreamMessage) {
+        guard session.state == .open else { return }
+        switch cursor.decide(message, maxLag: .seconds(session.context.streams.maxLagSeconds)) {
+        case .send: send(message)
+        case .catchUp: catchUp()
+        case .skip: break
+        case .tooSlow:
+            session.fail(WebSocketFailure(
+                closeCode: WebSocketCloseCode(rawValue: 4008), reason: "client fell behind for too long; reconnect with since"))
+        }
+        if message.kind == .deleted { session.storeDeleted(self) }
+    }
+
+    func send(_ message: StreamMessage) {
+        session.connection.write(id.map { Self.tagged(message.json, sub: $0) } ?? message.webSocketFrame)
+        cursor.sent(message, pendingBytes: session.connection.pendingWriteBytes, highWater: session.context.streams.writeHighWaterBytes)
+    }
+
+    /// Sends what brings this subscription from its last version to the newest (a patch when possible).
+    func catchUp() {
+        let (message, version) = store.fanout.catchUp(channel, from: cursor.lastSent)
+        if let message { send(message) } else { cursor.lastSent?.version = version }
+    }
+
+    /// A fresh snapshot (the client asked to `resync`).
+    func resync() {
+        let (message, _) = store.fanout.catchUp(channel, from: nil)
+        if let message { send(message) }
+    }
+
+    /// The socket drained: catch up if this subscription was behind.
+    func drained() {
+        guard cursor.behindSince != nil else { return }
+        cursor.behindSince = nil
+        catchUp()
+    }
+
+    func end() { store.fanout.unsubscribe(self) }
+
+    /// `{"sub":"<id>",…}`: the shared message with the subscription id spliced in, as a text frame.
+    static func tagged(_ json: [UInt8], sub: String) -> OutboundBuffer {
+        WebSocketFrames.text(Array("{\"sub\":\(JSONText.quoted(sub)),".utf8) + json.dropFirst())
+    }
+}

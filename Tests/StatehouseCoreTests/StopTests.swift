@@ -1,0 +1,29 @@
+import StatehouseCore
+import Testing
+
+@Suite struct StopTests {
+    /// A stop cancels running effects and drops every later action; state and version stay.
+    @Test func stopCancelsEffectsAndDropsLaterActions() async {
+        let store = Store(
+            reducer: Script(script: { action in
+                guard action == .trigger("go") else { return .none }
+                return .sequence { send in
+                    while !Task.isCancelled { await send(.tick) }
+                }
+            }),
+            state: .init()
+        )
+        _ = await store.send(.trigger("go"))
+        #expect(await eventually { await store.state.ticks >= 3 })
+        let stopped = await withCheckedContinuation { continuation in
+            store.enqueueStop { continuation.resume(returning: $0) }
+        }
+        await store.untilIdle()
+        #expect(await store.state.ticks == stopped.state.ticks)
+        #expect(await store.version == stopped.version)
+        store.enqueue(.tick)
+        await store.untilIdle()
+        #expect(await store.state.ticks == stopped.state.ticks)
+        #expect(await store.runningEffectCount == 0)
+    }
+}

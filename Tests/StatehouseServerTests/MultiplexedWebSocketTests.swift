@@ -1,0 +1,43 @@
+import Foundation
+import StatehouseTestClients
+import Testing
+
+/// `/ws`: many stores and projections over one socket.
+extension ServerTests {
+    @Suite struct MultiplexedWebSocketTests {
+        @Test func subscribeActUnsubscribe() async throws {
+            try await TestServer.with { server in
+                let ws = try TestWebSocketClient(port: server.port, path: "/ws")
+                defer { ws.close() }
+                try ws.sendText(#"{"type":"subscribe","id":"c","store":"counter"}"#)
+                let counter = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(counter["sub"] as? String == "c")
+                #expect(counter["type"] as? String == "state")
+                #expect(counter["store"] as? String == "counter")
+                try ws.sendText(#"{"type":"subscribe","id":"n","store":"todos","path":"/nextID","format":"patch"}"#)
+                let next = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(next["sub"] as? String == "n")
+                #expect(next["state"] as? Int == 1)
+
+                try ws.sendText(#"{"type":"action","store":"todos","ref":"t","action":{"type":"add","payload":{"text":"x"}}}"#)
+                let patch = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(patch["sub"] as? String == "n")
+                #expect(patch["type"] as? String == "patch")
+                #expect((patch["ops"] as? [[String: Any]])?.first?["value"] as? Int == 2)
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["ref"] as? String == "t")
+
+                try ws.sendText(#"{"type":"unsubscribe","id":"c"}"#)
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["type"] as? String == "unsubscribed")
+                try ws.sendText(#"{"type":"action","store":"counter","ref":"quiet","action":{"type":"increment"}}"#)
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["ref"] as? String == "quiet")  // an ack, no state for "c"
+
+                try ws.sendText(#"{"type":"subscribe","id":"x","store":"nope"}"#)
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["code"] as? String == "store_not_found")
+                try ws.sendText(#"{"type":"action","ref":"r","action":{"type":"increment"}}"#)
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["code"] as? String == "invalid_message")
+                try ws.sendText(#"{"type":"subscribe","id":"n","store":"todos"}"#)
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["code"] as? String == "invalid_message")
+            }
+        }
+    }
+}

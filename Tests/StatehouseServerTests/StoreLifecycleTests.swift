@@ -1,4 +1,5 @@
 import Foundation
+import StatehouseServer
 import StatehouseTestClients
 import Testing
 
@@ -146,8 +147,63 @@ extension ServerTests {
                     || last["type"] as? String == "patch")
             }
         }
+
+        @Test func resumeOutsideTheHistoryGetsASnapshot() async throws {
+            let streams = ServerConfiguration.Streams(historySize: 4)
+            try await TestServer.with(streams: streams) { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                let tag = try #require(try client.request("GET", "/stores/counter").field("ETag"))
+                let epoch = String(tag.dropFirst().prefix { $0 != "-" })
+                for _ in 0..<10 { _ = try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#) }
+                let ws = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws?epoch=\(epoch)&since=1")
+                defer { ws.close() }
+                let first = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(first["type"] as? String == "state")
+                #expect(first["resumed"] as? Bool == false)
+                #expect(first["version"] as? Int == 10)
+                let inside = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws?epoch=\(epoch)&since=8")
+                defer { inside.close() }
+                #expect(try inside.receiveJSON(timeout: .seconds(5))["type"] as? String == "patch")
+            }
+        }
+
+        @Test func serverSentEventsHeartbeat() async throws {
+            let streams = ServerConfiguration.Streams(sseHeartbeatMs: 100)
+            try await TestServer.with(streams: streams) { server in
+                let socket = try TestSocket(port: server.port)
+                defer { socket.close() }
+                try socket.send("GET /stores/counter/events HTTP/1.1\r\nHost: x\r\n\r\n")
+                var text = ""
+                let deadline = ContinuousClock.now + .seconds(5)
+                while !text.contains(": heartbeat"), ContinuousClock.now < deadline {
+                    let bytes = try socket.receive(deadline: deadline)
+                    if bytes.isEmpty { break }
+                    text += String(decoding: bytes, as: UTF8.self)
+                }
+                #expect(text.contains(": heartbeat"))
+            }
+        }
+
+        @Test func aClientBehindForTooLongIsClosedWith4008() async throws {
+            let streams = ServerConfiguration.Streams(writeHighWaterBytes: 1024, maxLagSeconds: 1)
+            try await TestServer.with(streams: streams) { server in
+                let silent = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws")
+                defer { silent.close() }
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                let batch = "[" + Array(repeating: #"{"type":"increment"}"#, count: 5_000).joined(separator: ",") + "]"
+                // Fill the socket buffers so the subscriber is behind, then let the allowed lag pass (the timeout
+                // under test), then change the state again: the server drops the subscriber.
+                for _ in 0..<25 { _ = try client.request("POST", "/stores/counter/actions", body: batch) }
+                try await Task.sleep(for: .milliseconds(1_200))
+                _ = try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#)
+                #expect(try silent.receiveClose(timeout: .seconds(20)) == 4008)
+            }
+        }
     }
 }
+
 
 /// Resident set size of this process (the in-process server and the test), bytes.
 func residentBytes() -> Int {

@@ -28,6 +28,40 @@ public struct JSONObject: Sendable {
         }
     }
 
+    /// Members from parallel key and value slices (the parser's path): one exact-size copy of each, and an index
+    /// built once. Repeated keys fall back to member-by-member insertion (first position, last value).
+    init(keys newKeys: ArraySlice<String>, values newValues: ArraySlice<JSONValue>) {
+        let keyArray = Array(newKeys)
+        var built: [String: Int]?
+        var unique = true
+        if keyArray.count > Self.indexThreshold {
+            var table = [String: Int](minimumCapacity: keyArray.count)
+            for (position, key) in keyArray.enumerated() where table.updateValue(position, forKey: key) != nil {
+                unique = false
+                break
+            }
+            built = table
+        } else {
+            outer: for later in keyArray.indices {
+                for earlier in 0..<later where keyArray[earlier] == keyArray[later] {
+                    unique = false
+                    break outer
+                }
+            }
+        }
+        if unique {
+            self.init(uncheckedKeys: keyArray, values: Array(newValues), index: built)
+        } else {
+            self.init(zip(newKeys, newValues))
+        }
+    }
+
+    private init(uncheckedKeys: [String], values: [JSONValue], index: [String: Int]?) {
+        keys = uncheckedKeys
+        self.values = values
+        self.index = index
+    }
+
     /// The number of members.
     public var count: Int { keys.count }
 

@@ -73,8 +73,11 @@ extension JSONParser {
         }
     }
 
+    /// A String from UTF-8 bytes, rejecting ill-formed UTF-8. `String(decoding:)` repairs bad sequences with U+FFFD,
+    /// so non-ASCII input is compared back against the result (cheaper than the generic `String(validating:)`).
     private func makeString(_ utf8: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONParseError) -> String {
-        guard let string = String(validating: utf8, as: UTF8.self) else {
+        let string = String(decoding: utf8, as: UTF8.self)
+        if utf8.contains(where: { $0 >= 0x80 }), !string.utf8.elementsEqual(utf8) {
             throw JSONParseError(offset: offset, reason: .invalidUTF8)
         }
         return string

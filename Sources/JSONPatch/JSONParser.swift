@@ -88,10 +88,7 @@ struct JSONParser {
             }
             guard byte == UInt8(ascii: "}") else { throw JSONParseError(offset: position, reason: .unexpectedByte) }
             position += 1
-            var object = JSONObject()
-            for offset in 0..<(keys.count - keyStart) {
-                object[keys[keyStart + offset]] = values[valueStart + offset]
-            }
+            let object = JSONObject(keys: keys[keyStart...], values: values[valueStart...])
             values.removeSubrange(valueStart...)
             keys.removeSubrange(keyStart...)
             frames.removeLast()

@@ -4,7 +4,8 @@ extension JSONPatch {
     ///
     /// - Equal inputs (by `==`) give `[]`. Equality is semantic: numbers compare by value (`1` → `1.0` is no change)
     ///   and object member order is ignored, so neither number text nor member order is patched.
-    /// - Objects are compared member by member (removes, nested changes, then adds for new keys in `to` order).
+    /// - Objects are compared member by member: removed and changed members in `from` order, then new members in
+    ///   `to` order.
     /// - Arrays: the common prefix and suffix are skipped; the differing middle is paired element by element (nested
     ///   diffs), extra old elements are removed from the end backwards and extra new elements are added in order.
     ///   When more than `max(4, to.count / 2)` elements would be changed or removed, the whole array is replaced

@@ -35,18 +35,29 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
-            var order = Array(object.keys.indices)
             if sortedKeys {
-                order.sort { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
-            }
-            for (written, position) in order.enumerated() {
-                if written > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(object.keys[position], into: &output)
-                output.append(UInt8(ascii: ":"))
-                object.values[position].write(into: &output, sortedKeys: sortedKeys)
+                let order = object.keys.indices.sorted {
+                    object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8)
+                }
+                for (written, position) in order.enumerated() {
+                    Self.writeMember(of: object, at: position, first: written == 0, into: &output, sortedKeys: true)
+                }
+            } else {
+                for position in object.keys.indices {
+                    Self.writeMember(of: object, at: position, first: position == 0, into: &output, sortedKeys: false)
+                }
             }
             output.append(UInt8(ascii: "}"))
         }
+    }
+
+    private static func writeMember(
+        of object: JSONObject, at position: Int, first: Bool, into output: inout [UInt8], sortedKeys: Bool
+    ) {
+        if !first { output.append(UInt8(ascii: ",")) }
+        writeString(object.keys[position], into: &output)
+        output.append(UInt8(ascii: ":"))
+        object.values[position].write(into: &output, sortedKeys: sortedKeys)
     }
 
     /// Appends `string` as a JSON string literal (RFC 8259 §7): `"` and `\` are backslash-escaped, every control

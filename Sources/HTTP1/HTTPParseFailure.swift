@@ -55,6 +55,18 @@ extension HTTPParseFailure {
     }
 
     /// 431 for a request line plus fields over the limit.
+    static func tooManyFields(limit: Int) -> HTTPParseFailure {
+        HTTPParseFailure(
+            status: 431, code: "header_fields_too_large",
+            message: "The request has more than \(limit) header fields; send fewer fields.")
+    }
+
+    static func expectationFailed(_ value: String) -> HTTPParseFailure {
+        HTTPParseFailure(
+            status: 417, code: "expectation_failed",
+            message: "Expect: \(value) is not supported; only 100-continue is (RFC 9110 §10.1.1).")
+    }
+
     static func headerTooLarge(limit: Int) -> HTTPParseFailure {
         HTTPParseFailure(
             status: 431, code: "header_fields_too_large",

@@ -10,14 +10,18 @@ public struct HTTPParserLimits: Sendable {
     ///
     /// A `Content-Length` above it fails as soon as the head is complete, before any body byte is read.
     public var maxBodyBytes: Int
+    /// The most header (and trailer) field lines in one request before it fails with 431.
+    public var maxHeaderFields: Int
 
     /// Creates limits.
     ///
     /// - Parameters:
     ///   - maxHeaderBytes: Request line plus fields, in bytes (see ``maxHeaderBytes``).
     ///   - maxBodyBytes: Decoded body, in bytes.
-    public init(maxHeaderBytes: Int, maxBodyBytes: Int) {
+    ///   - maxHeaderFields: Field lines per request (default 100).
+    public init(maxHeaderBytes: Int, maxBodyBytes: Int, maxHeaderFields: Int = 100) {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
+        self.maxHeaderFields = maxHeaderFields
     }
 }

@@ -4,6 +4,7 @@ extension HTTPRequestParser {
     func messageBegan() -> CallbackVerdict {
         message = RequestAccumulator()
         isMidMessage = true
+        areHeadersComplete = false
         return .proceed
     }
 
@@ -36,6 +37,10 @@ extension HTTPRequestParser {
     /// A field line is complete.
     func fieldComplete() -> CallbackVerdict {
         message.commitField()
+        guard message.fields.count <= limits.maxHeaderFields else {
+            pendingFailure = .tooManyFields(limit: limits.maxHeaderFields)
+            return .fail
+        }
         return .proceed
     }
 
@@ -53,6 +58,15 @@ extension HTTPRequestParser {
             versionMajor: versionMajor,
             versionMinor: versionMinor,
             fields: message.fields)
+        areHeadersComplete = true
+        if let expect = message.fields["Expect"] {
+            guard expect.lowercased() == "100-continue" else {
+                pendingFailure = .expectationFailed(expect)
+                return .fail
+            }
+            let hasBody = contentLength > 0 || message.fields["Transfer-Encoding"] != nil
+            if versionMinor >= 1, hasBody { completed.append(.continueExpected) }
+        }
         return .proceed
     }
 
@@ -74,6 +88,7 @@ extension HTTPRequestParser {
         request.isUpgrade = upgrade
         message = RequestAccumulator()
         isMidMessage = false
+        areHeadersComplete = false
         if upgrade {
             pendingUpgrade = request
             return .proceed

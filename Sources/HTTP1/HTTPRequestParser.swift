@@ -33,6 +33,8 @@ public final class HTTPRequestParser {
     /// True once any byte of a not-yet-complete request has been seen (blank lines between requests
     /// do not count); false again when it completes.
     public internal(set) var isMidMessage = false
+    /// True between the end of a request's head and the end of its body (for body timeouts).
+    public internal(set) var areHeadersComplete = false
 
     /// Creates a parser for one connection.
     ///

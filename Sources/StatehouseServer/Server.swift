@@ -52,6 +52,9 @@ public final class Server: @unchecked Sendable {
         do {
             listener = try loop.submitAndWait {
                 try TCPListener(loop: loop, host: host, port: port) { connection in
+                    guard context.sessions.count < context.limits.maxConnections else {
+                        return Self.refuse(connection)
+                    }
                     _ = HTTPSession(connection: connection, context: context)
                 }
             }
@@ -114,6 +117,17 @@ public final class Server: @unchecked Sendable {
     public func waitUntilStopped() {
         stopped.wait()
         stopped.signal()
+    }
+
+    /// Over `maxConnections`: 503 with `Retry-After`, then close (RFC 9110 §15.6.4).
+    private static func refuse(_ connection: TCPConnection) {
+        Log.shared.warning("connection refused: the limit of open connections is reached")
+        let error = APIError(
+            status: 503, code: "too_many_connections",
+            message: "The server has as many connections as it allows; retry in a few seconds.",
+            fields: [.init(name: "Retry-After", value: "5")])
+        connection.write(Responses.error(error).serialized(keepAlive: false))
+        connection.closeAfterWrites()
     }
 
     private func startStores() {

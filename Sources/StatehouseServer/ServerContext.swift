@@ -8,6 +8,7 @@ final class ServerContext: @unchecked Sendable {
     let loop: EventLoop
     let limits: ServerConfiguration.Limits
     let streams: ServerConfiguration.Streams
+    let timeouts: ServerConfiguration.Timeouts
     /// Stores by name: those of the configuration and those created with `PUT` (loop thread only).
     var stores: [String: any HostedStore]
     /// Reducer types stores can be created from.
@@ -24,6 +25,7 @@ final class ServerContext: @unchecked Sendable {
         self.catalog = catalog
         limits = configuration.limits
         streams = configuration.streams
+        timeouts = configuration.timeouts
         self.stores = stores
     }
 

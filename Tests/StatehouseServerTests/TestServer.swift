@@ -9,10 +9,10 @@ final class TestServer: @unchecked Sendable {
 
     init(
         limits: ServerConfiguration.Limits = .init(), streams: ServerConfiguration.Streams = .init(),
-        stores: [ServerConfiguration.StoreDeclaration]? = nil
+        timeouts: ServerConfiguration.Timeouts = .init(), stores: [ServerConfiguration.StoreDeclaration]? = nil
     ) throws {
         let configuration = ServerConfiguration(
-            host: "127.0.0.1", port: 0, limits: limits, streams: streams,
+            host: "127.0.0.1", port: 0, limits: limits, streams: streams, timeouts: timeouts,
             stores: stores ?? [
                 .init(name: "counter", reducer: "Counter"), .init(name: "todos", reducer: "TodoList"),
                 .init(name: "search", reducer: "Search"),
@@ -26,9 +26,9 @@ final class TestServer: @unchecked Sendable {
     /// Runs `body` with a fresh server and always shuts it down.
     static func with<T>(
         limits: ServerConfiguration.Limits = .init(), streams: ServerConfiguration.Streams = .init(),
-        _ body: (TestServer) async throws -> T
+        timeouts: ServerConfiguration.Timeouts = .init(), _ body: (TestServer) async throws -> T
     ) async throws -> T {
-        let server = try TestServer(limits: limits, streams: streams)
+        let server = try TestServer(limits: limits, streams: streams, timeouts: timeouts)
         defer { server.stop() }
         return try await body(server)
     }

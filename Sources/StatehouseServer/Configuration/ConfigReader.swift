@@ -34,7 +34,8 @@ struct ConfigReader {
 
     func limits(_ value: Any) throws(ConfigurationError) -> ServerConfiguration.Limits {
         let object = try self.object(value, at: "limits")
-        try allowOnly(["maxBodyBytes", "maxHeaderBytes", "maxMessageBytes"], in: object, at: "limits")
+        try allowOnly(
+            ["maxBodyBytes", "maxHeaderBytes", "maxMessageBytes", "maxHeaderFields", "maxConnections"], in: object, at: "limits")
         var limits = ServerConfiguration.Limits()
         let range = 1...(1 << 30)
         if let v = object["maxBodyBytes"] { limits.maxBodyBytes = try integer(v, at: "limits.maxBodyBytes", in: range) }
@@ -44,7 +45,23 @@ struct ConfigReader {
         if let v = object["maxMessageBytes"] {
             limits.maxMessageBytes = try integer(v, at: "limits.maxMessageBytes", in: range)
         }
+        if let v = object["maxHeaderFields"] { limits.maxHeaderFields = try integer(v, at: "limits.maxHeaderFields", in: 1...10_000) }
+        if let v = object["maxConnections"] { limits.maxConnections = try integer(v, at: "limits.maxConnections", in: 1...1_000_000) }
         return limits
+    }
+
+    func timeouts(_ value: Any) throws(ConfigurationError) -> ServerConfiguration.Timeouts {
+        let object = try self.object(value, at: "timeouts")
+        let keys: [String: WritableKeyPath<ServerConfiguration.Timeouts, Int>] = [
+            "headerTimeoutMs": \.headerTimeoutMs, "bodyTimeoutMs": \.bodyTimeoutMs, "idleTimeoutMs": \.idleTimeoutMs,
+            "pingIntervalMs": \.pingIntervalMs, "pongTimeoutMs": \.pongTimeoutMs,
+        ]
+        try allowOnly(Set(keys.keys), in: object, at: "timeouts")
+        var timeouts = ServerConfiguration.Timeouts()
+        for (key, path) in keys {
+            if let v = object[key] { timeouts[keyPath: path] = try integer(v, at: "timeouts.\(key)", in: 10...86_400_000) }
+        }
+        return timeouts
     }
 
     func streams(_ value: Any) throws(ConfigurationError) -> ServerConfiguration.Streams {

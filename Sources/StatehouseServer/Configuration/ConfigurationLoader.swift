@@ -39,7 +39,7 @@ public enum ConfigurationLoader {
         }
         var config = ServerConfiguration()
         let top = try reader.object(root, at: "")
-        try reader.allowOnly(["listen", "limits", "streams", "stores"], in: top, at: "")
+        try reader.allowOnly(["listen", "limits", "streams", "timeouts", "stores"], in: top, at: "")
         if let listen = top["listen"] {
             let object = try reader.object(listen, at: "listen")
             try reader.allowOnly(["host", "port"], in: object, at: "listen")
@@ -57,6 +57,9 @@ public enum ConfigurationLoader {
         }
         if let streams = top["streams"] {
             config.streams = try reader.streams(streams)
+        }
+        if let timeouts = top["timeouts"] {
+            config.timeouts = try reader.timeouts(timeouts)
         }
         guard let stores = top["stores"] else {
             throw ConfigurationError(path: path, location: "stores", problem: "missing; list the stores to host")

@@ -17,17 +17,20 @@ public struct ServerConfiguration: Sendable {
     public var limits = Limits()
     /// State streams: history, slow consumers, SSE.
     public var streams = Streams()
+    /// How long the server waits for clients, ms.
+    public var timeouts = Timeouts()
     /// The stores to host, in file order.
     public var stores: [StoreDeclaration] = []
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, limits: Limits = Limits(), streams: Streams = Streams(),
-        stores: [StoreDeclaration] = []
+        timeouts: Timeouts = Timeouts(), stores: [StoreDeclaration] = []
     ) {
         self.host = host
         self.port = port
         self.limits = limits
         self.streams = streams
+        self.timeouts = timeouts
         self.stores = stores
     }
 
@@ -59,11 +62,46 @@ public struct ServerConfiguration: Sendable {
         public var maxHeaderBytes = 16_384
         /// Largest WebSocket message, all fragments together (close code 1009 above it). Default 1 MiB.
         public var maxMessageBytes = 1_048_576
+        /// Most header field lines in one request (HTTP 431 above it). Default 100.
+        public var maxHeaderFields = 100
+        /// Most open connections (HTTP, WebSocket and SSE together); past it new ones get 503 with `Retry-After`
+        /// and are closed. Default 10,000.
+        public var maxConnections = 10_000
 
-        public init(maxBodyBytes: Int = 1_048_576, maxHeaderBytes: Int = 16_384, maxMessageBytes: Int = 1_048_576) {
+        public init(
+            maxBodyBytes: Int = 1_048_576, maxHeaderBytes: Int = 16_384, maxMessageBytes: Int = 1_048_576,
+            maxHeaderFields: Int = 100, maxConnections: Int = 10_000
+        ) {
             self.maxBodyBytes = maxBodyBytes
             self.maxHeaderBytes = maxHeaderBytes
             self.maxMessageBytes = maxMessageBytes
+            self.maxHeaderFields = maxHeaderFields
+            self.maxConnections = maxConnections
+        }
+    }
+
+    /// How long the server waits for clients (configuration `timeouts`), milliseconds.
+    public struct Timeouts: Sendable, Equatable {
+        /// From a request's first byte to the end of its head; then 408 and close (slow-loris). Default 10,000.
+        public var headerTimeoutMs = 10_000
+        /// From the end of a request's head to the end of its body; then 408 and close. Default 30,000.
+        public var bodyTimeoutMs = 30_000
+        /// A keep-alive connection with no request in progress is closed after this. Default 60,000.
+        public var idleTimeoutMs = 60_000
+        /// A WebSocket that received nothing for this long is pinged. Default 30,000.
+        public var pingIntervalMs = 30_000
+        /// A pinged WebSocket that sends nothing back within this is dropped. Default 10,000.
+        public var pongTimeoutMs = 10_000
+
+        public init(
+            headerTimeoutMs: Int = 10_000, bodyTimeoutMs: Int = 30_000, idleTimeoutMs: Int = 60_000,
+            pingIntervalMs: Int = 30_000, pongTimeoutMs: Int = 10_000
+        ) {
+            self.headerTimeoutMs = headerTimeoutMs
+            self.bodyTimeoutMs = bodyTimeoutMs
+            self.idleTimeoutMs = idleTimeoutMs
+            self.pingIntervalMs = pingIntervalMs
+            self.pongTimeoutMs = pongTimeoutMs
         }
     }
 

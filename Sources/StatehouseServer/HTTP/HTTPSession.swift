@@ -25,20 +25,31 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     var queue: [HTTPParseEvent] = []
     var queueStart = 0
     var peerClosed = false
-    /// `METHOD target` of the request being answered, for the debug log.
+    /// `METHOD path` of the request being answered, for the debug log (never the query: it may hold a token).
     var current = ""
+    var timer: LoopTimer?
+    var timerPhase: TimerPhase = .none
+
+    /// What the connection is waiting for, and so which timeout runs.
+    enum TimerPhase { case none, idle, head, body }
 
     init(connection: TCPConnection, context: ServerContext) {
         self.connection = connection
         self.context = context
         parser = HTTPRequestParser(
             limits: HTTPParserLimits(
-                maxHeaderBytes: context.limits.maxHeaderBytes, maxBodyBytes: context.limits.maxBodyBytes))
+                maxHeaderBytes: context.limits.maxHeaderBytes, maxBodyBytes: context.limits.maxBodyBytes,
+                maxHeaderFields: context.limits.maxHeaderFields))
         connection.onRead = { [unowned self] bytes in received(bytes) }
         connection.onEnd = { [unowned self] _ in peerEnded() }
-        connection.onClosed = { [unowned self] in context.remove(self) }
+        connection.onClosed = { [unowned self] in
+            timer?.close()
+            timer = nil
+            context.remove(self)
+        }
         context.add(self)
         connection.startReading()
+        updateTimer()
     }
 
     func goAway() {
@@ -53,7 +64,14 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
         guard state == .idle || state == .busy else { return }
-        queue += parser.feed(bytes)
+        for event in parser.feed(bytes) {
+            guard case .continueExpected = event else {
+                queue.append(event)
+                continue
+            }
+            // Only when nothing is answered before it, so responses stay in order (else the client sends anyway).
+            if state == .idle, queuedCount == 0 { connection.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
+        }
         if queuedCount >= Self.maxQueuedRequests { connection.stopReading() }
         // An upgrade hands this session's place to a WebSocket session; stay alive until this call returns.
         withExtendedLifetime(self) { processNext() }
@@ -79,16 +97,62 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         if state == .idle {
             if peerClosed { close() } else if queuedCount < Self.maxQueuedRequests { connection.startReading() }
         }
+        updateTimer()
+    }
+
+    /// Runs the timeout of what the connection waits for: the next request (idle), the rest of a head, or the rest
+    /// of a body; none while a request is being answered.
+    func updateTimer() {
+        let phase: TimerPhase
+        if state != .idle || queuedCount > 0 {
+            phase = .none
+        } else if parser.isMidMessage {
+            phase = parser.areHeadersComplete ? .body : .head
+        } else {
+            phase = .idle
+        }
+        guard phase != timerPhase else { return }
+        timerPhase = phase
+        let timeouts = context.timeouts
+        let ms: Int
+        switch phase {
+        case .none:
+            timer?.stop()
+            return
+        case .idle: ms = timeouts.idleTimeoutMs
+        case .head: ms = timeouts.headerTimeoutMs
+        case .body: ms = timeouts.bodyTimeoutMs
+        }
+        let timer = self.timer ?? LoopTimer(loop: context.loop)
+        self.timer = timer
+        timer.start(delayMs: UInt64(ms)) { [unowned self] in timedOut(phase) }
+    }
+
+    private func timedOut(_ phase: TimerPhase) {
+        guard state == .idle, phase == timerPhase else { return }
+        switch phase {
+        case .none: break
+        case .idle: close()
+        case .head, .body:
+            current = "(request timed out)"
+            let what = phase == .head ? "header fields" : "body"
+            send(error: APIError(
+                status: 408, code: "request_timeout",
+                message: "The request's \(what) did not arrive in time; send the whole request promptly."),
+                keepAlive: false, headOnly: false)
+        }
     }
 
     private func handle(_ event: HTTPParseEvent) {
         switch event {
         case .request(let request):
-            current = "\(request.method) \(request.target)"
+            current = "\(request.method) \(request.path)"
             dispatch(request)
         case .upgrade(let request, let leftover):
-            current = "\(request.method) \(request.target) (upgrade)"
+            current = "\(request.method) \(request.path) (upgrade)"
             upgrade(request, leftover: leftover)
+        case .continueExpected:
+            break
         case .failure(let failure):
             current = "(unparsable request)"
             let error = APIError(status: failure.status, code: failure.code, message: failure.message)

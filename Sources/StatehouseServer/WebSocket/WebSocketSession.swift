@@ -36,6 +36,9 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     var subscriptions: [String: WebSocketSubscription] = [:]
     var actionsInFlight = 0
     var closeTimer: LoopTimer?
+    var keepAlive: LoopTimer?
+    var lastHeard = ContinuousClock.now
+    var pingSentAt: ContinuousClock.Instant?
 
     init(connection: TCPConnection, context: ServerContext, home: (any HostedStore)?) {
         self.connection = connection
@@ -43,7 +46,10 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
         self.home = home
         reader = WebSocketReader(role: .server, maxMessageBytes: context.limits.maxMessageBytes)
         connection.stopReading()
-        connection.onRead = { [unowned self] bytes in received(bytes) }
+        connection.onRead = { [unowned self] bytes in
+            lastHeard = .now
+            received(bytes)
+        }
         connection.onEnd = { [unowned self] _ in self.connection.close() }
         connection.onClosed = { [unowned self] in closed() }
         connection.onWritable = { [unowned self] in
@@ -60,7 +66,10 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
             subscription.start(resume: resume)
         }
         if !leftover.isEmpty { leftover.withUnsafeBytes { received($0) } }
-        if state == .open { connection.startReading() }
+        if state == .open {
+            connection.startReading()
+            startKeepAlive()
+        }
     }
 
     /// A subscription's store was deleted: the single-store endpoint closes (1000); on `/ws` the subscription ends.
@@ -81,6 +90,8 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
         state = .closed
         closeTimer?.close()
         closeTimer = nil
+        keepAlive?.close()
+        keepAlive = nil
         for subscription in subscriptions.values { subscription.end() }
         subscriptions = [:]
         context.remove(self)

@@ -36,7 +36,7 @@ let package = Package(
         // The HTTP/WebSocket API over named stores.
         .target(
             name: "StatehouseServer",
-            dependencies: ["StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSONPatch"],
+            dependencies: ["StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSONPatch", "CCrypto"],
             swiftSettings: strict
         ),
         // Demo reducers shipped in the default executable.

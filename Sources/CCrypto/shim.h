@@ -1,2 +1,3 @@
 #include <openssl/sha.h>
 #include <openssl/evp.h>
+#include <openssl/crypto.h>

@@ -9,6 +9,8 @@ final class ServerContext: @unchecked Sendable {
     let limits: ServerConfiguration.Limits
     let streams: ServerConfiguration.Streams
     let timeouts: ServerConfiguration.Timeouts
+    let auth: AccessPolicy?
+    let cors: CORSPolicy?
     /// Stores by name: those of the configuration and those created with `PUT` (loop thread only).
     var stores: [String: any HostedStore]
     /// Reducer types stores can be created from.
@@ -26,6 +28,8 @@ final class ServerContext: @unchecked Sendable {
         limits = configuration.limits
         streams = configuration.streams
         timeouts = configuration.timeouts
+        auth = configuration.auth
+        cors = configuration.cors
         self.stores = stores
     }
 

@@ -87,6 +87,37 @@ extension ServerTests {
             #expect(stderr.split(separator: "\n").count == 1)
         }
 
+        /// Tokens never appear in logs: with debug logging, requests carrying a token in the query and in the
+        /// Authorization field are logged by method and path only.
+        @Test func tokensNeverReachTheLog() throws {
+            let token = "very-secret-token-0123456789"
+            let path = try Self.writeConfig(
+                #"{"auth":[{"token":"\#(token)","scopes":["read","write"]}],"stores":[{"name":"counter","reducer":"Counter"}]}"#)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let process = Process()
+            process.executableURL = Self.binary
+            process.arguments = ["serve", "--config", path, "--port", "0"]
+            process.environment = ["STATEHOUSE_LOG": "debug"]
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            defer { Self.stop(process) }
+            let line = try Self.readLine(out.fileHandleForReading)
+            let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
+            let client = try TestHTTPClient(port: port)
+            #expect(try client.request("GET", "/stores/counter?access_token=\(token)").status == 200)
+            #expect(try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#,
+                fields: [("Authorization", "Bearer \(token)")]).status == 200)
+            #expect(try client.request("GET", "/stores/counter?access_token=wrong-\(token)").status == 401)
+            client.close()
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(log.contains("GET /stores/counter"))
+            #expect(!log.contains(token))
+        }
+
         @Test func helpPrintsUsage() throws {
             let (process, out, _) = try Self.launch(["--help"])
             process.waitUntilExit()

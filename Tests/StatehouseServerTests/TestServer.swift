@@ -9,19 +9,30 @@ final class TestServer: @unchecked Sendable {
 
     init(
         limits: ServerConfiguration.Limits = .init(), streams: ServerConfiguration.Streams = .init(),
-        timeouts: ServerConfiguration.Timeouts = .init(), stores: [ServerConfiguration.StoreDeclaration]? = nil
+        timeouts: ServerConfiguration.Timeouts = .init(), stores: [ServerConfiguration.StoreDeclaration]? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws {
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, limits: limits, streams: streams, timeouts: timeouts,
             stores: stores ?? [
                 .init(name: "counter", reducer: "Counter"), .init(name: "todos", reducer: "TodoList"),
                 .init(name: "search", reducer: "Search"),
             ])
+        configure(&configuration)
         server = try Server(configuration: configuration, catalog: .demo)
         port = UInt16(try server.start())
     }
 
     func stop() { server.shutdown() }
+
+    /// Runs `body` with a fresh server configured by `configure`, and always shuts it down.
+    static func with<T>(
+        configure: (inout ServerConfiguration) -> Void, _ body: (TestServer) async throws -> T
+    ) async throws -> T {
+        let server = try TestServer(configure: configure)
+        defer { server.stop() }
+        return try await body(server)
+    }
 
     /// Runs `body` with a fresh server and always shuts it down.
     static func with<T>(

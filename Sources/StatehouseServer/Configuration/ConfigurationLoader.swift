@@ -39,7 +39,7 @@ public enum ConfigurationLoader {
         }
         var config = ServerConfiguration()
         let top = try reader.object(root, at: "")
-        try reader.allowOnly(["listen", "limits", "streams", "timeouts", "stores"], in: top, at: "")
+        try reader.allowOnly(["listen", "limits", "streams", "timeouts", "auth", "cors", "stores"], in: top, at: "")
         if let listen = top["listen"] {
             let object = try reader.object(listen, at: "listen")
             try reader.allowOnly(["host", "port"], in: object, at: "listen")
@@ -60,6 +60,12 @@ public enum ConfigurationLoader {
         }
         if let timeouts = top["timeouts"] {
             config.timeouts = try reader.timeouts(timeouts)
+        }
+        if let auth = top["auth"] {
+            config.auth = try reader.auth(auth)
+        }
+        if let cors = top["cors"] {
+            config.cors = try reader.cors(cors)
         }
         guard let stores = top["stores"] else {
             throw ConfigurationError(path: path, location: "stores", problem: "missing; list the stores to host")

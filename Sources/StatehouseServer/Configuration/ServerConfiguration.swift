@@ -19,6 +19,10 @@ public struct ServerConfiguration: Sendable {
     public var streams = Streams()
     /// How long the server waits for clients, ms.
     public var timeouts = Timeouts()
+    /// Bearer tokens and their grants (configuration `auth`); nil: no authentication.
+    public var auth: AccessPolicy?
+    /// Browser origins allowed (configuration `cors`); nil: no CORS headers and no Origin checks.
+    public var cors: CORSPolicy?
     /// The stores to host, in file order.
     public var stores: [StoreDeclaration] = []
 

@@ -5,6 +5,7 @@ extension HTTPSession {
     /// Answers one complete request (not an upgrade).
     func dispatch(_ request: HTTPRequest) {
         let headOnly = request.method == "HEAD"
+        guard checkOrigin(request) else { return }
         let route: Route
         do {
             route = try Route.match(method: request.method, path: request.path)
@@ -12,11 +13,13 @@ extension HTTPSession {
             send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
             return
         }
+        guard let access = authorize(request, route) else { return }
         switch route {
         case .health:
             send(Responses.json(200, Array(#"{"status":"ok"}"#.utf8)), keepAlive: request.keepAlive, headOnly: headOnly)
         case .listStores:
-            send(Responses.json(200, Self.storeList(context.stores)), keepAlive: request.keepAlive, headOnly: headOnly)
+            let visible = context.stores.filter { access.allows(.read, on: $0.key) }
+            send(Responses.json(200, Self.storeList(visible)), keepAlive: request.keepAlive, headOnly: headOnly)
         case .readStore(let name):
             guard let store = store(named: name, request) else { return }
             read(request, from: store)

@@ -6,17 +6,21 @@ extension HTTPSession {
     /// else is answered as plain HTTP and the connection closed (the bytes after an upgrade request are not HTTP).
     func upgrade(_ request: HTTPRequest, leftover: [UInt8]) {
         let home: (any HostedStore)?
-        switch try? Route.match(method: request.method, path: request.path) {
+        let route = try? Route.match(method: request.method, path: request.path)
+        switch route {
         case .webSocket(let name)?:
+            guard checkOrigin(request.closing), authorize(request.closing, .webSocket(name)) != nil else { return }
             guard let store = store(named: name, request.closing) else { return }
             home = store
         case .multiplexed?:
+            guard checkOrigin(request.closing), authorize(request.closing, .multiplexed) != nil else { return }
             home = nil
         default:
             var plain = request
             plain.keepAlive = false
             return dispatch(plain)
         }
+        let access = (route.flatMap { authorize(silently: request, $0) }) ?? .open
         if let error = Self.handshakeError(request) {
             return send(error: error, keepAlive: false, headOnly: false)
         }
@@ -33,12 +37,14 @@ extension HTTPSession {
             return send(error: error, keepAlive: false, headOnly: false)
         }
         let key = request.fields["Sec-WebSocket-Key"] ?? ""
+        // A subprotocol is echoed only when the client offered it: `bearer.<token>` carried its credential.
+        let subprotocol = context.auth != nil ? Self.bearerSubprotocol(of: request).map { "Sec-WebSocket-Protocol: \($0)\r\n" } : nil
         let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\r\n"
+            + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\(subprotocol ?? "")\r\n"
         connection.write(Array(head.utf8))
         Log.shared.debug("ws \(home?.name ?? "/ws") opened")
         state = .upgraded
-        let session = WebSocketSession(connection: connection, context: context, home: home)
+        let session = WebSocketSession(connection: connection, context: context, home: home, access: access)
         context.replace(self, with: session)
         session.start(leftover: leftover, channel: stream?.channel, resume: stream?.resume)
     }

@@ -29,6 +29,8 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     var current = ""
     var timer: LoopTimer?
     var timerPhase: TimerPhase = .none
+    /// The allowed `Origin` of the request being answered (its responses carry CORS fields).
+    var currentOrigin: String?
 
     /// What the connection is waiting for, and so which timeout runs.
     enum TimerPhase { case none, idle, head, body }
@@ -155,6 +157,7 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
             break
         case .failure(let failure):
             current = "(unparsable request)"
+            currentOrigin = nil
             let error = APIError(status: failure.status, code: failure.code, message: failure.message)
             send(error: error, keepAlive: false, headOnly: false)
         }
@@ -165,6 +168,8 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         guard state == .idle || state == .busy else { return }
         let keepAlive = requested && !context.isShuttingDown && !peerClosed
         Log.shared.debug("http \(current) → \(response.status)\(keepAlive ? "" : ", closing")")
+        var response = response
+        response.fields += corsFields
         connection.write(response.serialized(keepAlive: keepAlive, headOnly: headOnly))
         if keepAlive {
             state = .idle

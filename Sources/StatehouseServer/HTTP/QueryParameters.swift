@@ -4,6 +4,8 @@ import Foundation
 /// `+` is a space, `%XX` is decoded). A repeated name keeps its last value.
 struct QueryParameters {
     private var values: [String: String] = [:]
+    /// `access_token`, kept apart: it is a credential, never a parameter of the endpoint (and never logged).
+    private(set) var accessToken: String?
 
     init(_ query: String?) {
         guard let query, !query.isEmpty else { return }
@@ -12,6 +14,7 @@ struct QueryParameters {
             let name = Self.decode(parts[0])
             values[name] = parts.count > 1 ? Self.decode(parts[1]) : ""
         }
+        accessToken = values.removeValue(forKey: "access_token")
     }
 
     /// Parameters given as values already (e.g. the fields of a WebSocket `subscribe` message).

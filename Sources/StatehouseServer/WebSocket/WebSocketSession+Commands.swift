@@ -72,6 +72,9 @@ extension WebSocketSession {
         guard subscriptions.count < Self.maxSubscriptions else {
             return reject(nil, "A connection holds at most \(Self.maxSubscriptions) subscriptions.")
         }
+        guard access.allows(.read, on: name) else {
+            return sendMessage(Envelope.error(ref: nil, HTTPSession.forbidden("This token may not read store \(JSONText.quoted(name)).")))
+        }
         guard let store = context.stores[name] else { return sendMessage(Envelope.error(ref: nil, .storeNotFound(name))) }
         var fields: [String: String] = [:]
         fields["path"] = header.path
@@ -100,6 +103,10 @@ extension WebSocketSession {
         case .resync:
             subscriptions[""]?.resync()
         case .action(let ref, let id, let fingerprint, let action):
+            guard access.allows(.write, on: store.name) else {
+                return sendMessage(Envelope.error(
+                    ref: ref, HTTPSession.forbidden("This token may not write store \(JSONText.quoted(store.name)).")))
+            }
             actionsInFlight += 1
             if actionsInFlight >= Self.maxActionsInFlight { connection.stopReading() }
             if let id {

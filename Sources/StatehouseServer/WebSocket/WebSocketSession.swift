@@ -30,6 +30,8 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     let context: ServerContext
     /// The store of `/stores/{name}/ws`; nil on the multiplexed `/ws`.
     let home: (any HostedStore)?
+    /// What the connection's token may do (checked for every action and subscription).
+    let access: Access
     var state: State = .joining
     var reader: WebSocketReader
     /// By subscription id; the single-store endpoint's one subscription has the id "".
@@ -40,10 +42,11 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     var lastHeard = ContinuousClock.now
     var pingSentAt: ContinuousClock.Instant?
 
-    init(connection: TCPConnection, context: ServerContext, home: (any HostedStore)?) {
+    init(connection: TCPConnection, context: ServerContext, home: (any HostedStore)?, access: Access) {
         self.connection = connection
         self.context = context
         self.home = home
+        self.access = access
         reader = WebSocketReader(role: .server, maxMessageBytes: context.limits.maxMessageBytes)
         connection.stopReading()
         connection.onRead = { [unowned self] bytes in

@@ -5,7 +5,7 @@ CONFIG ?= Config/statehouse.json
 VENV := .venv
 PYTHON_STAMP := $(VENV)/.websockets-installed
 
-.PHONY: run test build release bootstrap venv clean
+.PHONY: run test build release bootstrap venv clean sanitize
 
 bootstrap:
 	@scripts/bootstrap
@@ -34,3 +34,10 @@ test: bootstrap venv
 
 clean:
 	rm -rf .build $(VENV)
+
+# The test suite under AddressSanitizer, then ThreadSanitizer (separate build directories).
+sanitize: bootstrap venv
+	$(SWIFT) test --sanitize=address --scratch-path .build/asan 2>&1 | tee .build/asan-output.txt; \
+	  status=$${PIPESTATUS[0]}; scripts/test-summary .build/asan-output.txt; test $$status -eq 0
+	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan 2>&1 | tee .build/tsan-output.txt; \
+	  status=$${PIPESTATUS[0]}; scripts/test-summary .build/tsan-output.txt; test $$status -eq 0

@@ -31,6 +31,24 @@ extension ServerTests {
             }
         }
 
+        /// RFC 9112 §9.6: after `Connection: close`, later pipelined requests are not processed; earlier responses
+        /// are all sent, in order.
+        @Test func rfc9112_9_6_nothingAfterConnectionCloseIsProcessed() async throws {
+            try await TestServer.with { server in
+                let socket = try TestSocket(port: server.port)
+                defer { socket.close() }
+                let post = "POST /stores/counter/actions HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n"
+                try socket.send(post + "\r\n{\"type\":\"increment\"}" + post + "Connection: close\r\n\r\n{\"type\":\"increment\"}"
+                    + post + "\r\n{\"type\":\"increment\"}")
+                let reply = String(decoding: try socket.receiveUntilClosed(deadline: Self.deadline()), as: UTF8.self)
+                #expect(reply.components(separatedBy: "HTTP/1.1 200 OK").count == 3)
+                #expect(reply.hasSuffix(#"{"store":"counter","version":2,"state":{"count":2}}"#))
+                let check = try TestHTTPClient(port: server.port)
+                defer { check.close() }
+                #expect(try check.request("GET", "/stores/counter").bodyText.contains(#""version":2"#))
+            }
+        }
+
         @Test func requestSplitIntoSingleBytesIsServed() async throws {
             try await TestServer.with { server in
                 let socket = try TestSocket(port: server.port)

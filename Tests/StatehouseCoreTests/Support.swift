@@ -50,7 +50,7 @@ final class Recorder<Element: Sendable>: @unchecked Sendable {
 
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
 func eventually(
-    timeout: Duration = .seconds(5),
+    timeout: Duration = .seconds(30),
     _ condition: () async -> Bool
 ) async -> Bool {
     let deadline = ContinuousClock.now + timeout

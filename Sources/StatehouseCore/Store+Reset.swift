@@ -9,13 +9,18 @@ extension Store {
     ///
     /// - Parameter completion: Runs on the actor right after the reset with the snapshot then.
     public nonisolated func enqueueReset(completion: (@Sendable (Snapshot<R.State>) -> Void)? = nil) {
+        pushControl(.reset, completion: completion)
+    }
+
+    /// Queues a reset or stop with a completion that gets the snapshot after it.
+    nonisolated func pushControl(_ payload: Envelope.Payload, completion: (@Sendable (Snapshot<R.State>) -> Void)?) {
         var done: (@Sendable (Snapshot<R.State>?) -> Void)?
         if let completion {
             done = { snapshot in
                 if let snapshot { completion(snapshot) }
             }
         }
-        push(Envelope(payload: .reset, completion: done))
+        push(Envelope(payload: payload, completion: done))
     }
 
     /// Resets the store (see ``enqueueReset(completion:)``) and waits for it.

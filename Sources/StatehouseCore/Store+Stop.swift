@@ -7,13 +7,7 @@ extension Store {
     ///
     /// - Parameter completion: Runs on the actor right after the stop with the final snapshot.
     public nonisolated func enqueueStop(completion: (@Sendable (Snapshot<R.State>) -> Void)? = nil) {
-        var done: (@Sendable (Snapshot<R.State>?) -> Void)?
-        if let completion {
-            done = { snapshot in
-                if let snapshot { completion(snapshot) }
-            }
-        }
-        push(Envelope(payload: .stop, completion: done))
+        pushControl(.stop, completion: completion)
     }
 
     /// The stop itself, on the actor inside the drain.

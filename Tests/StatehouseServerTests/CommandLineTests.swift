@@ -5,7 +5,13 @@ import Testing
 extension ServerTests {
     /// The `statehouse` executable as a user runs it: configuration errors, the listening line, signals.
     @Suite struct CommandLineTests {
-        static let binary = packageRoot.appendingPathComponent(".build/debug/statehouse")
+        /// The `statehouse` built beside this test bundle (so sanitizer builds test their own binary).
+        static let binary: URL = {
+            let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appendingPathComponent("statehouse")
+            return FileManager.default.isExecutableFile(atPath: beside.path)
+                ? beside : packageRoot.appendingPathComponent(".build/debug/statehouse")
+        }()
 
         /// Starts `statehouse` with `arguments`; returns the process and its stdout/stderr pipes.
         static func launch(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {

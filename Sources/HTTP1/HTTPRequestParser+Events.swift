@@ -48,6 +48,11 @@ extension HTTPRequestParser {
     func headersComplete(
         method: String, versionMajor: Int, versionMinor: Int, contentLength: UInt64
     ) -> CallbackVerdict {
+        guard versionMajor == 1 else {
+            // An HTTP/0.9 request line has no version at all (RFC 9112 §2.3): refuse it like any non-1.x version.
+            pendingFailure = .versionNotSupported("\(versionMajor).\(versionMinor)")
+            return .fail
+        }
         guard contentLength <= UInt64(max(limits.maxBodyBytes, 0)) else {
             pendingFailure = .declaredBodyTooLarge(length: contentLength, limit: limits.maxBodyBytes)
             return .fail

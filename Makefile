@@ -39,7 +39,7 @@ clean:
 # the test runners themselves (XCTest, Swift Testing) leave a few hundred bytes reachable at exit.
 sanitize: bootstrap venv
 	@mkdir -p .build
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build/asan 2>&1 | tee .build/asan-output.txt; \
+	STATEHOUSE_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build/asan 2>&1 | tee .build/asan-output.txt; \
 	  status=$${PIPESTATUS[0]}; scripts/test-summary .build/asan-output.txt; test $$status -eq 0
-	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan 2>&1 | tee .build/tsan-output.txt; \
+	STATEHOUSE_SANITIZER=thread $(SWIFT) test --sanitize=thread --scratch-path .build/tsan 2>&1 | tee .build/tsan-output.txt; \
 	  status=$${PIPESTATUS[0]}; scripts/test-summary .build/tsan-output.txt; test $$status -eq 0

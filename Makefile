@@ -34,3 +34,15 @@ test: bootstrap venv
 
 clean:
 	rm -rf .build $(VENV)
+
+# RFC 6455 conformance: Autobahn|Testsuite against statehouse-echo (MODE=full adds the 9.* performance cases),
+# exits non-zero on any FAILED case. See docs/conformance.md.
+MODE ?= quick
+autobahn:
+	scripts/autobahn $(MODE)
+
+# Coverage-guided fuzzing (libFuzzer + ASan) of the HTTP request parser and the WebSocket reader,
+# FUZZ_SECONDS per target; crashing inputs are kept under Fuzz/crashes/. See docs/conformance.md.
+FUZZ_SECONDS ?= 60
+fuzz:
+	scripts/fuzz $(FUZZ_SECONDS)

@@ -46,3 +46,5 @@ autobahn:
 FUZZ_SECONDS ?= 60
 fuzz:
 	scripts/fuzz $(FUZZ_SECONDS)
+
+.PHONY: autobahn fuzz

@@ -32,6 +32,9 @@ struct EchoOptions {
         var rest = arguments[...]
         while let flag = rest.popFirst() {
             if flag == "--help" || flag == "-h" { throw EchoUsageError(message: nil) }
+            guard ["--host", "--port", "--max-message-bytes"].contains(flag) else {
+                throw EchoUsageError(message: "unknown option \(flag)")
+            }
             guard let value = rest.popFirst() else { throw EchoUsageError(message: "\(flag) needs a value") }
             switch flag {
             case "--host": options.host = value
@@ -45,7 +48,7 @@ struct EchoOptions {
                     throw EchoUsageError(message: "--max-message-bytes must be a byte count ≥ 0")
                 }
                 options.maxMessageBytes = limit
-            default: throw EchoUsageError(message: "unknown option \(flag)")
+            default: break
             }
         }
         return options

@@ -6,7 +6,10 @@
 // - after .upgrade, .failure or a request with keepAlive false, the parser is done: later feeds and finish()
 //   return [] (and the event that ended it is the last of its feed);
 // - finish() returns [] or exactly one 400 failure; failures are 400, 413, 431 or 505;
-// - both runs give the same events (for .upgrade, leftover plus the bytes of later feeds is the same rest of input).
+// - both runs give the same events (for .upgrade, leftover plus the bytes of later feeds is the same rest of input),
+//   except that a request that is both malformed and over a size limit may end in 400 one way and 413/431 the
+//   other: llhttp reports a span (target, field, body) only when it ends or the feed ends, so where the feed ends
+//   decides whether the limit check sees those bytes before llhttp sees the syntax error (docs/conformance.md).
 
 /// The limits of the runs: small, so 413 and 431 paths are reached by small inputs.
 private let fuzzLimits = HTTPParserLimits(maxHeaderBytes: 1024, maxBodyBytes: 2048)
@@ -17,8 +20,18 @@ public func fuzzHTTPRequestParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     let input = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
     let whole = parseAll(input, chunks: fuzzSplits(seed: 0, count: input.count))
     let split = parseAll(input, chunks: fuzzSplits(seed: data[0], count: input.count))
-    fuzzCheck(whole == split, "split \(data[0]) changed the events:\n  whole: \(whole)\n  split: \(split)")
+    fuzzCheck(sameOutcome(whole, split), "split \(data[0]) changed the events:\n  whole: \(whole)\n  split: \(split)")
     return 0
+}
+
+/// Equal events, or equal up to a last failure that is 400 in one run and 413 or 431 in the other.
+private func sameOutcome(_ a: [HTTPParseEvent], _ b: [HTTPParseEvent]) -> Bool {
+    if a == b { return true }
+    guard a.count == b.count, a.dropLast() == b.dropLast(),
+        case .failure(let x)? = a.last, case .failure(let y)? = b.last
+    else { return false }
+    let statuses = Set([x.status, y.status])
+    return statuses == [400, 431] || statuses == [400, 413]
 }
 
 /// Feeds `chunks` of `input` to a new parser, then finish(), checking the done-state invariants on the way.

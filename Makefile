@@ -43,3 +43,17 @@ sanitize: bootstrap venv
 	  status=$${PIPESTATUS[0]}; scripts/test-summary .build/asan-output.txt; test $$status -eq 0
 	STATEHOUSE_SANITIZER=thread $(SWIFT) test --sanitize=thread --scratch-path .build/tsan 2>&1 | tee .build/tsan-output.txt; \
 	  status=$${PIPESTATUS[0]}; scripts/test-summary .build/tsan-output.txt; test $$status -eq 0
+
+# RFC 6455 conformance: Autobahn|Testsuite against statehouse-echo (MODE=full adds the 9.* performance cases),
+# exits non-zero on any FAILED case. See docs/conformance.md.
+MODE ?= quick
+autobahn:
+	scripts/autobahn $(MODE)
+
+# Coverage-guided fuzzing (libFuzzer + ASan) of the HTTP request parser and the WebSocket reader,
+# FUZZ_SECONDS per target; crashing inputs are kept under Fuzz/crashes/. See docs/conformance.md.
+FUZZ_SECONDS ?= 60
+fuzz:
+	scripts/fuzz $(FUZZ_SECONDS)
+
+.PHONY: autobahn fuzz

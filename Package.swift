@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "statehouse", targets: ["StatehouseCLI"]),
+        .executable(name: "statehouse-echo", targets: ["StatehouseEcho"]),
         .library(name: "StatehouseCore", targets: ["StatehouseCore"]),
         .library(name: "StatehouseServer", targets: ["StatehouseServer"]),
         .library(name: "StatehouseTesting", targets: ["StatehouseTesting"]),
@@ -46,6 +47,8 @@ let package = Package(
             dependencies: ["StatehouseServer", "DemoReducers"],
             swiftSettings: strict
         ),
+        // A WebSocket echo server on the same transport, for Autobahn|Testsuite (make autobahn).
+        .executableTarget(name: "StatehouseEcho", dependencies: ["UVLoop", "HTTP1", "WebSocket"], swiftSettings: strict),
 
         // Test clients on plain POSIX sockets, independent of the server's own transport code.
         .target(name: "StatehouseTestClients", dependencies: ["CCrypto"], swiftSettings: strict),

@@ -5,7 +5,10 @@ private import CLLHTTP
 ///
 /// Feed it whatever bytes arrived on a connection; it returns the requests they complete, in order, and
 /// keeps partial state between calls. Spans split across feeds (target, field names and values, body) are
-/// accumulated, so every split of the same input gives the same events.
+/// accumulated, so every split of the same input gives the same events, with one exception: a request that is both
+/// malformed and over a size limit fails with 400 for some splits and with 413 or 431 for others. llhttp reports a
+/// span only when it ends or the feed ends, and the limits are checked on reported bytes, so where a feed ends
+/// decides whether the limit is seen before the syntax error. Either way the request fails and the parser is done.
 ///
 /// The parser is finished after an ``HTTPParseEvent/upgrade(_:leftover:)`` or
 /// ``HTTPParseEvent/failure(_:)`` event, after a request whose ``HTTPRequest/keepAlive`` is false (the

@@ -41,3 +41,9 @@ sanitize: bootstrap venv
 	  status=$${PIPESTATUS[0]}; scripts/test-summary .build/asan-output.txt; test $$status -eq 0
 	$(SWIFT) test --sanitize=thread --scratch-path .build/tsan 2>&1 | tee .build/tsan-output.txt; \
 	  status=$${PIPESTATUS[0]}; scripts/test-summary .build/tsan-output.txt; test $$status -eq 0
+
+# make bench: Statehouse side by side with nginx, uWebSockets (socketify), websockets and picows (Benchmarks/run;
+# BENCH="http fanout idle" picks scenarios, RUNS/HTTP_SECONDS/FANOUT_SECONDS tune it). Results: BENCHMARKS.md.
+.PHONY: bench
+bench: bootstrap
+	Benchmarks/run $(BENCH)

@@ -57,6 +57,15 @@ struct DemoReducerTests {
         await store.send(.add(amount: .min)) { $0.count = -1 }
     }
 
+    @Test func tickerCopiesSequenceAndTimestamp() async {
+        let store = TestStore(reducer: Ticker(), state: .init())
+        await store.send(.publish(seq: 1, t: 42)) {
+            $0.seq = 1
+            $0.t = 42
+        }
+        await store.send(.publish(seq: 1, t: 42))
+    }
+
     @Test func todoListAddsTogglesAndClears() async {
         let store = TestStore(reducer: TodoList(), state: .init())
         await store.send(.add(text: "milk")) {

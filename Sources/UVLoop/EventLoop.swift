@@ -120,16 +120,30 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func runJobs() {
+        isRunningJobs = true
         while true {
             let batch = lock.withLock { () -> [@Sendable () -> Void] in
                 let taken = jobs
                 jobs.removeAll(keepingCapacity: true)
                 return taken
             }
-            if batch.isEmpty { return }
+            if batch.isEmpty { break }
             for job in batch { job() }
         }
+        isRunningJobs = false
+        let flushing = toFlush
+        toFlush.removeAll(keepingCapacity: true)
+        for connection in flushing { connection.flushOutbox() }
     }
+
+    // MARK: Write gathering (loop thread only)
+
+    /// True while jobs from ``execute(_:)`` run: connection writes are gathered until the batch ends.
+    private(set) var isRunningJobs = false
+    private var toFlush: [TCPConnection] = []
+
+    /// Remembers a connection with gathered writes, flushed when the current batch of jobs ends.
+    func markForFlush(_ connection: TCPConnection) { toFlush.append(connection) }
 
     private func closeAllHandles() {
         for owner in Array(openHandles.values) { owner.closeHandle() }

@@ -2,31 +2,68 @@ internal import CLibUV
 
 extension TCPConnection {
     /// Queues `buffer` for writing; the buffer stays alive until written. Ignored once a close has begun.
+    ///
+    /// Inside a batch of jobs from ``EventLoop/execute(_:)`` (where broadcasts happen), writes are gathered per
+    /// connection and sent with one system call when the batch ends; elsewhere they are sent at once.
     public func write(_ buffer: OutboundBuffer) {
         guard state == .open, buffer.count > 0 else { return }
-        var offset = 0
+        outbox.append(buffer)
+        outboxBytes += buffer.count
+        if loop.isRunningJobs {
+            if outbox.count == 1 { loop.markForFlush(self) }
+        } else {
+            flushOutbox()
+        }
+    }
+
+    /// Sends everything gathered by ``write(_:)``: one `uv_try_write` of all buffers, then one `uv_write` for what the
+    /// kernel did not take (the buffers stay alive until it completes).
+    func flushOutbox() {
+        guard !outbox.isEmpty else { return }
+        let buffers = outbox
+        let total = outboxBytes
+        outbox.removeAll(keepingCapacity: true)
+        outboxBytes = 0
+        guard state == .open || state == .draining else { return }
+        var bufs = buffers.map { uv_buf_init($0.base.assumingMemoryBound(to: CChar.self), UInt32($0.count)) }
+        var written = 0
         if pendingWriteCount == 0 {
-            // Fast path: the kernel usually takes a small response at once; no request allocation needed.
-            var direct = uv_buf_init(buffer.base.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
-            let written = uv_try_write(stream, &direct, 1)
-            if written == buffer.count { return }
-            if written > 0 { offset = Int(written) } else if written != Int32(UV_EAGAIN.rawValue) {
-                fail(UVError(operation: "uv_try_write", code: written))
+            // Fast path: the kernel usually takes it all at once; no request allocation needed.
+            let result = bufs.withUnsafeMutableBufferPointer { uv_try_write(stream, $0.baseAddress, UInt32($0.count)) }
+            if Int(result) == total {
+                // Everything is with the kernel: the write queue is empty again.
+                if state == .open { onWritable?() }
+                return
+            }
+            if result > 0 {
+                written = Int(result)
+            } else if result != Int32(UV_EAGAIN.rawValue) {
+                fail(UVError(operation: "uv_try_write", code: result))
                 return
             }
         }
-        let remaining = buffer.count - offset
+        // Skip what was written: whole buffers, then a prefix of the next one.
+        var first = 0
+        var skip = written
+        while skip >= bufs[first].len {
+            skip -= bufs[first].len
+            first += 1
+        }
+        var rest = Array(bufs[first...])
+        rest[0] = uv_buf_init(rest[0].base + skip, UInt32(rest[0].len - skip))
+        let remaining = total - written
         let request = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
-        request.pointee.data = Unmanaged.passRetained(WriteContext(buffer: buffer, connection: self, count: remaining))
+        request.pointee.data = Unmanaged.passRetained(WriteContext(buffers: buffers, connection: self, count: remaining))
             .toOpaque()
-        var chunk = uv_buf_init((buffer.base + offset).assumingMemoryBound(to: CChar.self), UInt32(remaining))
         pendingWriteCount += 1
         pendingWriteBytes += remaining
-        let status = uv_write(request, stream, &chunk, 1) { request, status in
-            guard let request else { return }
-            let context = Unmanaged<WriteContext>.fromOpaque(request.pointee.data).takeRetainedValue()
-            request.deallocate()
-            context.connection.writeCompleted(bytes: context.count, status: status)
+        let status = rest.withUnsafeMutableBufferPointer { chunks in
+            uv_write(request, stream, chunks.baseAddress, UInt32(chunks.count)) { request, status in
+                guard let request else { return }
+                let context = Unmanaged<WriteContext>.fromOpaque(request.pointee.data).takeRetainedValue()
+                request.deallocate()
+                context.connection.writeCompleted(bytes: context.count, status: status)
+            }
         }
         if status < 0 {
             Unmanaged<WriteContext>.fromOpaque(request.pointee.data).release()
@@ -110,12 +147,13 @@ extension TCPConnection {
 }
 
 final class WriteContext {
-    let buffer: OutboundBuffer
+    /// Kept alive until libuv has written them.
+    let buffers: [OutboundBuffer]
     let connection: TCPConnection
     let count: Int
 
-    init(buffer: OutboundBuffer, connection: TCPConnection, count: Int) {
-        self.buffer = buffer
+    init(buffers: [OutboundBuffer], connection: TCPConnection, count: Int) {
+        self.buffers = buffers
         self.connection = connection
         self.count = count
     }

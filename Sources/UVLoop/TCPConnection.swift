@@ -23,8 +23,14 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     var pendingWriteCount = 0
     var lingerTimer: LoopTimer?
 
-    /// Bytes queued in the kernel's and libuv's write queue, not yet written.
-    public internal(set) var pendingWriteBytes = 0
+    /// Bytes handed to libuv and not yet written.
+    var pendingWriteBytes = 0
+    /// Buffers gathered during a batch of loop jobs, sent together when it ends.
+    var outbox: [OutboundBuffer] = []
+    var outboxBytes = 0
+
+    /// Bytes accepted by ``write(_:)`` and not yet written to the socket.
+    public var unsentBytes: Int { pendingWriteBytes + outboxBytes }
     /// Bytes received: valid only during the call; copy what you keep.
     public var onRead: ((UnsafeRawBufferPointer) -> Void)?
     /// The peer closed its side (EOF: `error.isEndOfFile`, reading has stopped and the owner must close, at once or
@@ -32,7 +38,8 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     public var onEnd: ((UVError) -> Void)?
     /// Called once when the connection is fully closed.
     public var onClosed: (() -> Void)?
-    /// Called when the write queue becomes empty (for resuming paused producers).
+    /// Called when the write queue becomes empty (for resuming paused producers): after queued writes complete,
+    /// or when gathered writes were all taken by the kernel at once.
     public var onWritable: (() -> Void)?
 
     var stream: UnsafeMutablePointer<uv_stream_t> { cuv_tcp_as_stream(handle) }
@@ -65,11 +72,16 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
         uv_read_stop(stream)
     }
 
-    /// Closes at once; queued writes are abandoned.
-    public func close() { closeHandle() }
+    /// Closes at once; writes the kernel has not taken yet are abandoned.
+    public func close() {
+        flushOutbox()
+        closeHandle()
+    }
 
     /// Sends everything queued, then FIN, then closes once the peer has closed too (at most 2 s later).
     public func closeAfterWrites() {
+        guard state == .open else { return }
+        flushOutbox()
         guard state == .open else { return }
         state = .draining
         if pendingWriteCount == 0 { sendFin() }

@@ -59,7 +59,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
 
     private func send(_ message: StreamMessage) {
         connection.write(message.serverSentEvent)
-        cursor.sent(message, pendingBytes: connection.pendingWriteBytes, highWater: context.streams.writeHighWaterBytes)
+        cursor.sent(message, pendingBytes: connection.unsentBytes, highWater: context.streams.writeHighWaterBytes)
     }
 
     private func catchUp() {

@@ -45,7 +45,7 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
 
     func send(_ message: StreamMessage) {
         session.connection.write(id.map { Self.tagged(message.json, sub: $0) } ?? message.webSocketFrame)
-        cursor.sent(message, pendingBytes: session.connection.pendingWriteBytes, highWater: session.context.streams.writeHighWaterBytes)
+        cursor.sent(message, pendingBytes: session.connection.unsentBytes, highWater: session.context.streams.writeHighWaterBytes)
     }
 
     /// Sends what brings this subscription from its last version to the newest (a patch when possible).

@@ -191,16 +191,19 @@ extension ServerTests {
         @Test func aClientBehindForTooLongIsClosedWith4008() async throws {
             let streams = ServerConfiguration.Streams(writeHighWaterBytes: 1024, maxLagSeconds: 1)
             try await TestServer.with(streams: streams) { server in
-                let silent = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws")
+                let silent = try TestWebSocketClient(port: server.port, path: "/stores/todos/ws")
                 defer { silent.close() }
                 let client = try TestHTTPClient(port: server.port)
                 defer { client.close() }
-                let batch = "[" + Array(repeating: #"{"type":"increment"}"#, count: 5_000).joined(separator: ",") + "]"
-                // Fill the socket buffers so the subscriber is behind, then let the allowed lag pass (the timeout
-                // under test), then change the state again: the server drops the subscriber.
-                for _ in 0..<25 { _ = try client.request("POST", "/stores/counter/actions", body: batch) }
+                // Large states (up to ~1.2 MB each, ~36 MB in all) fill the socket buffers of a client that never
+                // reads, so the subscriber is behind; then let the allowed lag pass (the timeout under test), then
+                // change the state again: the server drops the subscriber.
+                let text = String(repeating: "x", count: 20_000)
+                for _ in 0..<60 {
+                    _ = try client.request("POST", "/stores/todos/actions", body: #"{"type":"add","payload":{"text":"\#(text)"}}"#)
+                }
                 try await Task.sleep(for: .milliseconds(1_200))
-                _ = try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#)
+                _ = try client.request("POST", "/stores/todos/actions", body: #"{"type":"add","payload":{"text":"last"}}"#)
                 #expect(try silent.receiveClose(timeout: .seconds(20)) == 4008)
             }
         }

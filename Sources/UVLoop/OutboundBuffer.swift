@@ -17,21 +17,6 @@ public final class OutboundBuffer: @unchecked Sendable {
         }
     }
 
-    /// Copies the concatenation of `parts` into a new buffer.
-    public convenience init(concatenating parts: [[UInt8]]) {
-        self.init(count: parts.reduce(0) { $0 + $1.count }) { destination in
-            var offset = 0
-            for part in parts {
-                part.withUnsafeBytes { source in
-                    if let from = source.baseAddress {
-                        (destination + offset).copyMemory(from: from, byteCount: source.count)
-                    }
-                }
-                offset += part.count
-            }
-        }
-    }
-
     /// Allocates `count` bytes and lets `fill` write all of them.
     public init(count: Int, fill: (UnsafeMutableRawPointer) -> Void) {
         self.count = count

@@ -5,7 +5,6 @@ enum ClientMessageDecoding {
     static func decode<Action: Decodable>(
         _ text: [UInt8], actionTypes: [String], as: Action.Type, bind: (Action) -> PreparedAction
     ) -> ClientMessage {
-        if let kind = try? JSONDecoder().decode(MessageType.self, from: Data(text)), kind.type == "resync" { return .resync }
         let envelope: Envelope<Action>
         do {
             envelope = try JSONDecoder().decode(Envelope<Action>.self, from: Data(text))
@@ -24,8 +23,6 @@ enum ClientMessageDecoding {
     static func invalidMessage(_ message: String) -> APIError {
         APIError(status: 400, code: "invalid_message", message: message)
     }
-
-    private struct MessageType: Decodable { let type: String }
 
     private struct EnvelopeFailure: Error {
         var ref: String?

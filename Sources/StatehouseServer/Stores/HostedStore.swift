@@ -57,8 +57,6 @@ enum ClientMessage: Sendable {
     /// `{"type":"action","ref":"r1","id":"k1","action":{FSA}}`; `ref` and `id` (an idempotency key) are optional.
     /// `fingerprint` identifies the action for key reuse checks.
     case action(ref: String?, id: String?, fingerprint: Int, PreparedAction)
-    /// `{"type":"resync"}`: send me a snapshot.
-    case resync
     /// Anything that cannot be acted on; `ref` when the message had a readable one.
     case invalid(ref: String?, APIError)
 }

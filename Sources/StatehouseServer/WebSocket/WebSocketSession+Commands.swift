@@ -100,8 +100,6 @@ extension WebSocketSession {
         switch store.decodeClientMessage(text) {
         case .invalid(let ref, let error):
             sendMessage(Envelope.error(ref: ref, error))
-        case .resync:
-            subscriptions[""]?.resync()
         case .action(let ref, let id, let fingerprint, let action):
             guard access.allows(.write, on: store.name) else {
                 return sendMessage(Envelope.error(

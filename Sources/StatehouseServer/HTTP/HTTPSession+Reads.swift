@@ -13,14 +13,7 @@ struct ReadRequest {
             throw StreamRequest.invalid(
                 "Unknown query parameter \(JSONText.quoted(unknown)); reads take since, epoch, min_version and timeout_ms.")
         }
-        switch (query["epoch"], query["since"]) {
-        case (nil, nil): break
-        case (let epoch?, let since?):
-            guard let version = UInt64(since) else { throw StreamRequest.invalid("since must be a version (an unsigned integer).") }
-            resume = StreamPosition(epoch: epoch, version: version)
-        default:
-            throw StreamRequest.invalid("since and epoch go together (from the ETag \"<epoch>-<version>\" you hold).")
-        }
+        resume = try StreamRequest.resumePosition(query)
         if let text = query["min_version"] {
             guard let version = UInt64(text) else { throw StreamRequest.invalid("min_version must be an unsigned integer.") }
             minVersion = version

@@ -24,14 +24,21 @@ struct StreamRequest: Equatable {
             }
             if channel.path?.tokens.isEmpty == true { channel.path = nil }
         }
+        resume = try Self.resumePosition(query) ?? lastEventID.flatMap(Self.position)
+    }
+
+    /// `epoch=E&since=V` as a position, nil when both are absent.
+    /// - Throws: ``APIError`` 400 `invalid_query` when only one is given or `since` is not a version.
+    static func resumePosition(_ query: QueryParameters) throws(APIError) -> StreamPosition? {
         switch (query["epoch"], query["since"]) {
         case (nil, nil):
-            if let lastEventID, let position = Self.position(lastEventID) { resume = position }
+            return nil
         case (let epoch?, let since?):
-            guard let version = UInt64(since) else { throw Self.invalid("since must be a version (an unsigned integer).") }
-            resume = StreamPosition(epoch: epoch, version: version)
+            guard let version = UInt64(since) else { throw invalid("since must be a version (an unsigned integer).") }
+            return StreamPosition(epoch: epoch, version: version)
         default:
-            throw Self.invalid("since and epoch go together: both come from the last state message you received.")
+            throw invalid(
+                "since and epoch go together: both come from the last position you hold (a state message, or the ETag \"<epoch>-<version>\").")
         }
     }
 

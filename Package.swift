@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "WebSocket", dependencies: ["CCrypto"], swiftSettings: strict),
         // JSON values, RFC 6901 JSON Pointer and RFC 6902 JSON Patch (diff and apply). No dependencies.
         .target(name: "JSONPatch", swiftSettings: strict),
+        // Codable over JSON without Foundation's JSONDecoder/JSONEncoder: decode from a JSONValue, encode to bytes.
+        .target(name: "JSONCoding", dependencies: ["JSONPatch"], swiftSettings: strict),
         // The HTTP/WebSocket API over named stores.
         .target(
             name: "StatehouseServer",
@@ -61,6 +63,7 @@ let package = Package(
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], swiftSettings: strict),
         .testTarget(name: "JSONPatchTests", dependencies: ["JSONPatch"], swiftSettings: strict),
+        .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding", "JSONPatch"], swiftSettings: strict),
         .testTarget(
             name: "DemoReducersTests", dependencies: ["DemoReducers", "StatehouseTesting", "StatehouseCore"],
             swiftSettings: strict),

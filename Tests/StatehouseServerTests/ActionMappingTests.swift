@@ -62,6 +62,11 @@ struct RouteTests {
         #expect(try Route.match(method: "GET", path: "/stores/x/ws") == .webSocket("x"))
         #expect(throws: APIError.self) { try Route.match(method: "GET", path: "/stores/") }
         #expect(throws: APIError.self) { try Route.match(method: "GET", path: "/stores/x/actions/y") }
+        #expect(throws: APIError.self) { try Route.match(method: "POST", path: "/stores//actions") }
+        #expect(throws: APIError.self) { try Route.match(method: "GET", path: "/storesx") }
+        #expect(throws: APIError.self) { try Route.match(method: "GET", path: "stores") }
+        #expect(try Route.match(method: "POST", path: "/stores/caf%C3%A9/reset") == .reset("café"))
+        #expect(try Route.match(method: "GET", path: "/stores/café/events") == .events("café"))
         do {
             _ = try Route.match(method: "GET", path: "/stores/x/actions")
             Issue.record("expected 405")

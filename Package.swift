@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "UVLoopTests", dependencies: ["UVLoop", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(
             name: "StatehouseServerTests",
-            dependencies: ["StatehouseServer", "DemoReducers", "StatehouseTestClients", "StatehouseCore"],
+            dependencies: ["StatehouseServer", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop"],
             swiftSettings: strict
         ),
     ]

@@ -18,3 +18,14 @@ static inline void cuv_prepare_signals(void) {
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
+#include <sys/socket.h>
+#include <errno.h>
+/* Sets SO_REUSEPORT on a TCP handle whose socket exists (uv_tcp_init_ex with a family), before uv_tcp_bind:
+   several listeners may then bind one address and the kernel spreads new connections over them. */
+static inline int cuv_tcp_set_reuseport(uv_tcp_t *t) {
+    uv_os_fd_t fd;
+    int status = uv_fileno((uv_handle_t *)t, &fd);
+    if (status != 0) return status;
+    int on = 1;
+    return setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) == 0 ? 0 : -errno;
+}

@@ -1,7 +1,9 @@
 import Foundation
 import UVLoop
 
-/// A Statehouse server: hosts the configured stores and serves the HTTP and WebSocket API on one libuv loop.
+/// A Statehouse server: hosts the configured stores and serves the HTTP and WebSocket API on
+/// `configuration.eventLoops` libuv loops, each a thread with its own listening socket on the same address
+/// (`SO_REUSEPORT`); the stores' actors run on Swift's concurrency pool and are shared by all loops.
 ///
 /// ```swift
 /// let server = try Server(configuration: config, catalog: catalog)
@@ -14,9 +16,9 @@ import UVLoop
 public final class Server: @unchecked Sendable {
     private let configuration: ServerConfiguration
     private let stores: [String: any HostedStore]
-    private let loop: EventLoop
-    private let context: ServerContext
-    private var listener: TCPListener?
+    private let loops: [EventLoop]
+    private let contexts: [ServerContext]
+    private var listeners: [TCPListener] = []
     private var signalWatchers: [SignalWatcher] = []
     private let stopped = DispatchSemaphore(value: 0)
     private let lifecycle = NSLock()
@@ -32,9 +34,12 @@ public final class Server: @unchecked Sendable {
         self.configuration = configuration
         let built = try catalog.makeStores(for: configuration, path: configurationPath)
         stores = Dictionary(uniqueKeysWithValues: built.map { ($0.name, $0) })
-        loop = try EventLoop()
-        context = ServerContext(loop: loop, configuration: configuration, catalog: catalog, stores: stores)
-        for store in built { store.fanout.attach(to: loop) }
+        loops = try (0..<max(1, configuration.eventLoops)).map { _ throws(UVError) in try EventLoop() }
+        let registry = StoreRegistry(stores)
+        let connections = ConnectionGauge()
+        contexts = loops.map { loop in
+            ServerContext(loop: loop, configuration: configuration, catalog: catalog, stores: registry, connections: connections)
+        }
     }
 
     /// Starts the stores and the loop, then binds and listens.
@@ -45,36 +50,51 @@ public final class Server: @unchecked Sendable {
         lifecycle.withLock { precondition(phase == .created, "Server.start() called twice"); phase = .running }
         prepareProcessSignals()
         startStores()
-        loop.start()
-        let context = self.context
-        let (host, port) = (configuration.host, configuration.port)
-        let loop = self.loop
+        for loop in loops { loop.start() }
+        var port = configuration.port
         do {
-            listener = try loop.submitAndWait {
-                try TCPListener(loop: loop, host: host, port: port) { connection in
-                    guard context.sessions.count < context.limits.maxConnections else {
-                        return Self.refuse(connection)
-                    }
-                    _ = HTTPSession(connection: connection, context: context)
-                }
+            // The first listener picks the port (when 0); the others join it.
+            for context in contexts {
+                let listener = try listen(context, port: port)
+                listeners.append(listener)
+                port = listener.port
             }
         } catch {
-            loop.stop()
+            for loop in loops { loop.stop() }
             lifecycle.withLock { phase = .stopped }
             stopped.signal()
             throw error
         }
         let names = stores.keys.sorted().joined(separator: ", ")
-        Log.shared.info("serving \(stores.count) store(s) [\(names)] on \(host):\(listener?.port ?? 0)")
-        return listener?.port ?? 0
+        Log.shared.info(
+            "serving \(stores.count) store(s) [\(names)] on \(configuration.host):\(port) with \(loops.count) event loop(s)")
+        return port
+    }
+
+    /// A listener on `context`'s loop; `SO_REUSEPORT` when there are several loops.
+    private func listen(_ context: ServerContext, port: Int) throws -> TCPListener {
+        let (host, loop, shared) = (configuration.host, context.loop, loops.count > 1)
+        return try loop.submitAndWait {
+            try TCPListener(loop: loop, host: host, port: port, reusePort: shared) { connection in
+                guard context.connections.admit(limit: context.limits.maxConnections) else {
+                    return Self.refuse(connection)
+                }
+                _ = HTTPSession(connection: connection, context: context)
+            }
+        }
     }
 
     /// The port the server listens on (0 before ``start()``).
-    public var port: Int { listener?.port ?? 0 }
+    public var port: Int { listeners.first?.port ?? 0 }
+
+    /// Connections open on each event loop now (diagnostics and tests); waits for each loop to answer.
+    func openConnectionsPerLoop() -> [Int] {
+        contexts.map { context in (try? context.loop.submitAndWait { context.sessions.count }) ?? 0 }
+    }
 
     /// SIGINT and SIGTERM start a graceful ``shutdown()``.
     public func handleTerminationSignals() {
-        let loop = self.loop
+        let loop = loops[0]
         signalWatchers = (try? loop.submitAndWait { [self] in
             [SIGINT, SIGTERM].map { signal in
                 SignalWatcher(loop: loop, signal: signal) { [self] in
@@ -96,19 +116,23 @@ public final class Server: @unchecked Sendable {
             waitUntilStopped()
             return
         }
-        Log.shared.info("shutting down: closing the listener and \(graceMs) ms for connections to finish")
-        let drained = DispatchSemaphore(value: 0)
-        loop.execute { [self] in
-            listener?.close()
-            for watcher in signalWatchers { watcher.close() }
-            context.isShuttingDown = true
-            context.onDrained = { drained.signal() }
-            let sessions = Array(context.sessions.values)
-            if sessions.isEmpty { drained.signal() }
-            for session in sessions { session.goAway() }
+        Log.shared.info("shutting down: closing the listeners and \(graceMs) ms for connections to finish")
+        let drained = DispatchGroup()
+        let watchers = signalWatchers
+        for (context, listener) in zip(contexts, listeners) {
+            drained.enter()
+            context.loop.execute {
+                listener.close()
+                context.isShuttingDown = true
+                context.onDrained = { drained.leave() }
+                let sessions = Array(context.sessions.values)
+                if sessions.isEmpty { context.onDrained = nil; drained.leave() }
+                for session in sessions { session.goAway() }
+            }
         }
+        loops[0].execute { for watcher in watchers { watcher.close() } }
         _ = drained.wait(timeout: .now() + .milliseconds(graceMs))
-        loop.stop()
+        for loop in loops { loop.stop() }
         lifecycle.withLock { phase = .stopped }
         stopped.signal()
     }

@@ -1,9 +1,10 @@
 import UVLoop
 
-/// What every connection of a server shares: the stores, the limits, the loop and the open sessions.
+/// What the connections of one event loop share: the loop and its open sessions; and, with every other loop of the
+/// server, the stores, the reducer catalog, the limits and the connection count.
 ///
 /// ## Thread safety
-/// Loop-confined, except the immutable `stores`, `limits` and `loop`.
+/// Loop-confined (`sessions`, `isShuttingDown`, `onDrained`); the other properties are immutable or Sendable.
 final class ServerContext: @unchecked Sendable {
     let loop: EventLoop
     let limits: ServerConfiguration.Limits
@@ -11,8 +12,10 @@ final class ServerContext: @unchecked Sendable {
     let timeouts: ServerConfiguration.Timeouts
     let auth: AccessPolicy?
     let cors: CORSPolicy?
-    /// Stores by name: those of the configuration and those created with `PUT` (loop thread only).
-    var stores: [String: any HostedStore]
+    /// Stores by name (shared by all loops).
+    let stores: StoreRegistry
+    /// Open connections on all loops (shared).
+    let connections: ConnectionGauge
     /// Reducer types stores can be created from.
     let catalog: ReducerCatalog
     /// Open connections (HTTP or WebSocket), so shutdown can reach them.
@@ -22,7 +25,10 @@ final class ServerContext: @unchecked Sendable {
     /// Called when the last session has closed during shutdown.
     var onDrained: (() -> Void)?
 
-    init(loop: EventLoop, configuration: ServerConfiguration, catalog: ReducerCatalog, stores: [String: any HostedStore]) {
+    init(
+        loop: EventLoop, configuration: ServerConfiguration, catalog: ReducerCatalog, stores: StoreRegistry,
+        connections: ConnectionGauge
+    ) {
         self.loop = loop
         self.catalog = catalog
         limits = configuration.limits
@@ -31,13 +37,19 @@ final class ServerContext: @unchecked Sendable {
         auth = configuration.auth
         cors = configuration.cors
         self.stores = stores
+        self.connections = connections
     }
 
     func add(_ session: any ServerSession) { sessions[ObjectIdentifier(session)] = session }
 
+    /// A session's connection has closed (an upgraded session counts as its HTTP session did).
     func remove(_ session: any ServerSession) {
-        sessions[ObjectIdentifier(session)] = nil
-        if isShuttingDown, sessions.isEmpty { onDrained?() }
+        guard sessions.removeValue(forKey: ObjectIdentifier(session)) != nil else { return }
+        connections.release()
+        if isShuttingDown, sessions.isEmpty, let drained = onDrained {
+            onDrained = nil
+            drained()
+        }
     }
 
     /// Replaces an HTTP session by the WebSocket session it upgraded to.

@@ -45,6 +45,10 @@ public final class EventLoop: @unchecked Sendable {
         readBuffer.deallocate()
     }
 
+    /// How many threads can run in parallel for this process: the CPUs in its affinity mask (`taskset`), at least 1
+    /// (libuv's `uv_available_parallelism`).
+    public static var availableParallelism: Int { Int(uv_available_parallelism()) }
+
     /// Starts the loop thread. The loop runs until ``stop()``.
     public func start() {
         lock.withLock {

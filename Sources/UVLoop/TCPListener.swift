@@ -16,19 +16,27 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
     /// Binds `host:port` (IPv4 or IPv6 literal) and starts listening.
     /// - Parameters:
     ///   - backlog: the kernel's pending-connection queue length.
+    ///   - reusePort: sets `SO_REUSEPORT` before binding, so listeners of several loops can share `host:port`
+    ///     (each must set it); the kernel spreads new connections over them.
     ///   - onAccept: called on the loop thread with each new connection, not yet reading.
     /// - Throws: `UVError` from `uv_ip4_addr`/`uv_ip6_addr`, `uv_tcp_bind` (e.g. `EADDRINUSE`) or `uv_listen`.
     public init(
-        loop: EventLoop, host: String, port: Int, backlog: Int32 = 1024,
+        loop: EventLoop, host: String, port: Int, backlog: Int32 = 1024, reusePort: Bool = false,
         onAccept: @escaping (TCPConnection) -> Void
     ) throws(UVError) {
         loop.preconditionInLoop()
         self.loop = loop
         self.onAccept = onAccept
         handle = .allocate(capacity: 1)
-        uv_tcp_init(loop.uvLoop, handle)
+        let family = host.contains(":") ? AF_INET6 : AF_INET
+        let created = uv_tcp_init_ex(loop.uvLoop, handle, reusePort ? UInt32(family) : UInt32(AF_UNSPEC))
+        guard created == 0 else {
+            handle.deallocate()
+            throw UVError(operation: "uv_tcp_init_ex", code: created)
+        }
         loop.register(self, handle: cuv_tcp_as_handle(handle))
         do {
+            if reusePort { try UVError.check(cuv_tcp_set_reuseport(handle), "setsockopt(SO_REUSEPORT)") }
             try bind(host: host, port: port)
             try UVError.check(uv_listen(cuv_tcp_as_stream(handle), backlog) { server, status in
                 guard status >= 0, let raw = server?.pointee.data else { return }

@@ -1,6 +1,7 @@
 import Foundation
 import StatehouseCore
 @testable import StatehouseServer
+import UVLoop
 import Testing
 
 /// The Flux Standard Action ↔ Swift enum rule of docs/protocol.md.
@@ -86,6 +87,8 @@ struct ConfigurationTests {
         #expect(config.port == 0)
         #expect(config.limits.maxBodyBytes == 10)
         #expect(config.limits.maxHeaderBytes == 16384)
+        #expect(config.eventLoops == EventLoop.availableParallelism)
+        #expect(try ConfigurationLoader.parse(Data(#"{"listen":{"eventLoops":3},"stores":[]}"#.utf8), path: "x").eventLoops == 3)
         #expect(config.stores.first?.name == "c")
         #expect(config.stores.first?.initialState.map { String(decoding: $0, as: UTF8.self) } == #"{"count":3}"#)
     }
@@ -103,6 +106,7 @@ struct ConfigurationTests {
         (#"{"stores":{}}"#, "stores"),
         (#"{}"#, "stores"),
         (#"{"listen":{"port":true},"stores":[]}"#, "listen.port"),
+        (#"{"listen":{"eventLoops":0},"stores":[]}"#, "listen.eventLoops"),
         (#"{"limits":{"maxBodyBytes":0},"stores":[]}"#, "limits.maxBodyBytes"),
         (#"[]"#, "JSON object"),
     ])

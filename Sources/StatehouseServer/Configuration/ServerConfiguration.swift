@@ -1,10 +1,11 @@
 import Foundation
+import UVLoop
 
 /// The server's configuration, read from `Config/statehouse.json` (see ``ConfigurationLoader``).
 ///
 /// Shape:
 /// ```json
-/// {"listen":{"host":"127.0.0.1","port":8080},
+/// {"listen":{"host":"127.0.0.1","port":8080,"eventLoops":2},
 ///  "limits":{"maxBodyBytes":1048576,"maxHeaderBytes":16384,"maxMessageBytes":1048576},
 ///  "stores":[{"name":"counter","reducer":"Counter"},{"name":"todos","reducer":"TodoList","state":{…}}]}
 /// ```
@@ -13,6 +14,9 @@ public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// TCP port; 0 binds an ephemeral port. Default 8080.
     public var port: Int = 8080
+    /// Event loops (threads serving connections), each with its own listening socket on `host:port`
+    /// (`SO_REUSEPORT`: the kernel spreads new connections over them). Default: the CPUs this process may run on.
+    public var eventLoops: Int = EventLoop.availableParallelism
     /// Size limits on input.
     public var limits = Limits()
     /// State streams: history, slow consumers, SSE.

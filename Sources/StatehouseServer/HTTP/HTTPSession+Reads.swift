@@ -44,7 +44,7 @@ extension HTTPSession {
             return
         }
         state = .busy
-        store.fanout.waitForVersion(minVersion, timeoutMs: options.timeoutMs) { [self] reached in
+        store.fanout.waitForVersion(minVersion, timeoutMs: options.timeoutMs, on: context.loop) { [self] reached in
             guard state == .busy else { return }
             send(readResponse(request, store, options, reached: reached), keepAlive: request.keepAlive, headOnly: headOnly)
             processNext()

@@ -18,7 +18,7 @@ extension HTTPSession {
         case .health:
             send(Responses.json(200, Array(#"{"status":"ok"}"#.utf8)), keepAlive: request.keepAlive, headOnly: headOnly)
         case .listStores:
-            let visible = context.stores.filter { access.allows(.read, on: $0.key) }
+            let visible = context.stores.all.filter { access.allows(.read, on: $0.key) }
             send(Responses.json(200, Self.storeList(visible)), keepAlive: request.keepAlive, headOnly: headOnly)
         case .readStore(let name):
             guard let store = store(named: name, request) else { return }
@@ -90,7 +90,7 @@ extension HTTPSession {
             var hasher = Hasher()
             hasher.combine(request.body)
             hasher.combine(request.query)
-            switch store.idempotency.begin(key, fingerprint: hasher.finalize(), waiter: { answer($0, true) }) {
+            switch store.idempotency.begin(key, fingerprint: hasher.finalize(), on: context.loop, waiter: { answer($0, true) }) {
             case .new: break
             case .waiting: return
             case .replay(let outcome): return answer(outcome, true)

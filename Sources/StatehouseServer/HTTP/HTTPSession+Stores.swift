@@ -38,16 +38,15 @@ extension HTTPSession {
             return send(error: problem, keepAlive: request.keepAlive, headOnly: false)
         }
         state = .busy
-        store.fanout.attach(to: context.loop)
         let loop = context.loop
         Task {
             await store.start()
             loop.execute { [self] in
                 guard state == .busy else { return }
-                if let existing = context.stores[name] {
+                if let existing = context.stores.add(store) {
+                    store.stop {}  // another request created the name first: this one is never hosted
                     answerExisting(existing, declaration, request)
                 } else {
-                    context.stores[name] = store
                     Log.shared.info("store \(name) created (\(declaration.reducer))")
                     send(Responses.json(201, Envelope.storeState(store: name, store.read()),
                         fields: [HTTPField(name: "Location", value: "/stores/\(name)")]),
@@ -70,7 +69,7 @@ extension HTTPSession {
 
     /// `DELETE /stores/{name}`: 204; the store's effects are cancelled and its subscribers get a final `deleted`.
     func deleteStore(_ name: String, _ request: HTTPRequest) {
-        guard let store = context.stores.removeValue(forKey: name) else {
+        guard let store = context.stores.remove(name) else {
             return send(error: .storeNotFound(name), keepAlive: request.keepAlive, headOnly: false)
         }
         Log.shared.info("store \(name) deleted")

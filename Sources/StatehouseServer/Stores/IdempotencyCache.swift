@@ -1,3 +1,6 @@
+import Foundation
+import UVLoop
+
 /// Remembered outcomes of actions sent with an idempotency key (`Idempotency-Key` on HTTP, `"id"` on WebSocket), per
 /// store: a repeated key within `ttl` gets the first outcome again without reducing again — also while the first is
 /// still running (it waits for it). A key reused with a different action is a conflict.
@@ -5,7 +8,8 @@
 /// Bounded: at most `capacity` keys (the oldest forgotten first), each for `ttl`.
 ///
 /// ## Thread safety
-/// Loop-confined: every HTTP and WebSocket session uses it on the loop thread.
+/// Sendable: a lock around the table (sessions on every event loop use it). A waiter is called on the loop it
+/// registered from.
 final class IdempotencyCache: @unchecked Sendable {
     /// How a keyed request turned out (what a repeat gets again).
     enum Outcome {
@@ -35,8 +39,16 @@ final class IdempotencyCache: @unchecked Sendable {
         let fingerprint: Int
         let created: ContinuousClock.Instant
         var outcome: Outcome?
-        var waiters: [(Outcome) -> Void]
+        var waiters: [Waiter]
     }
+
+    /// A request waiting for a running key's outcome, and the loop it must be answered on.
+    private struct Waiter: @unchecked Sendable {
+        let loop: EventLoop
+        let answer: (Outcome) -> Void
+    }
+
+    private let lock = NSLock()
 
     let capacity: Int
     let ttl: Duration
@@ -49,8 +61,12 @@ final class IdempotencyCache: @unchecked Sendable {
         self.ttl = ttl
     }
 
-    /// Looks `key` up; a new key is recorded as running.
-    func begin(_ key: String, fingerprint: Int, waiter: @escaping (Outcome) -> Void) -> Lookup {
+    /// Looks `key` up; a new key is recorded as running. `waiter` is kept only for `.waiting`, and called on `loop`.
+    func begin(_ key: String, fingerprint: Int, on loop: EventLoop, waiter: @escaping (Outcome) -> Void) -> Lookup {
+        lock.withLock { lookUp(key, fingerprint: fingerprint, waiter: Waiter(loop: loop, answer: waiter)) }
+    }
+
+    private func lookUp(_ key: String, fingerprint: Int, waiter: Waiter) -> Lookup {
         let now = ContinuousClock.now
         if let entry = entries[key], now - entry.created < ttl {
             guard entry.fingerprint == fingerprint else { return .conflict }
@@ -66,10 +82,15 @@ final class IdempotencyCache: @unchecked Sendable {
 
     /// Records the outcome of a new key and answers the requests that waited for it.
     func complete(_ key: String, with outcome: Outcome) {
-        guard let waiters = entries[key]?.waiters else { return }
-        entries[key]?.outcome = outcome
-        entries[key]?.waiters = []
-        for waiter in waiters { waiter(outcome) }
+        let waiters = lock.withLock { () -> [Waiter] in
+            guard let waiters = entries[key]?.waiters else { return [] }
+            entries[key]?.outcome = outcome
+            entries[key]?.waiters = []
+            return waiters
+        }
+        for waiter in waiters {
+            if waiter.loop.isInLoop { waiter.answer(outcome) } else { waiter.loop.execute { waiter.answer(outcome) } }
+        }
     }
 
     /// Forgets expired keys and the oldest beyond capacity (never one still running).

@@ -46,6 +46,8 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
         }
     }
 
+    var loop: EventLoop { context.loop }
+
     func deliver(_ message: StreamMessage) {
         guard isOpen else { return }
         switch cursor.decide(message, maxLag: .seconds(context.streams.maxLagSeconds)) {

@@ -2,77 +2,90 @@ import Foundation
 import JSONPatch
 import UVLoop
 
-/// A subscriber of a store's stream on the loop thread (a WebSocket or SSE session).
+/// A subscriber of a store's stream on its event loop's thread (a WebSocket or SSE session).
 protocol StreamSubscriber: AnyObject {
     /// What it watches.
     var channel: StreamChannel { get }
-    /// One message of its channel, or an event. Called on the loop thread, in stream order.
+    /// The loop its connection lives on: messages are delivered there.
+    var loop: EventLoop { get }
+    /// One message of its channel, or an event. Called on ``loop``'s thread, in stream order.
     func deliver(_ message: StreamMessage)
 }
 
-/// One store's stream: its recent history and its subscribers, grouped by channel.
+/// One store's stream: its recent history and its subscribers, grouped by event loop and channel.
 ///
 /// On each change (``stateChanged(version:json:)``, on the store's actor, in version order) the new state is
 /// recorded, and one message per active channel is built — projected, deduplicated and diffed there, once — then
-/// handed to the loop, where every subscriber of that channel gets the same bytes.
+/// handed to each loop that has subscribers (one job per loop), where every subscriber of that channel gets the same
+/// bytes.
 ///
 /// Joining is atomic with the history under one lock (``subscribe(_:from:)``): the joiner gets its first message
-/// for the newest version recorded, and every later change is built for its channel. So a subscriber never misses
-/// the newest state and never goes back.
+/// for the newest version recorded, and every later change is built for its channel and sent to its loop. So a
+/// subscriber never misses the newest state and never goes back.
 ///
 /// ## Thread safety
-/// The history, channel counts and projections are guarded by a lock (store actor and loop both use them); the
-/// subscriber list and version waiters are loop-confined.
+/// The history, channel counts, projections and the list of shards are guarded by a lock (store actor and loops all
+/// use them); each shard's subscribers and version waiters are confined to that shard's loop.
 final class StoreFanout: @unchecked Sendable {
     let storeName: String
     private let lock = NSLock()
-    /// Guarded by `lock` (as are `channels` and `projections`).
+    /// Guarded by `lock` (as are `channels`, `projections` and `shards`).
     var history: StoreHistory
     private var channels: [StreamChannel: Int] = [:]
     var projections: [StreamChannel: (version: UInt64, value: JSONValue)] = [:]
-    private var waiterCount = 0
-    private var loop: EventLoop?
-    // Loop-confined:
-    private var subscribers: [ObjectIdentifier: any StreamSubscriber] = [:]
-    private var waiters: [VersionWaiter] = []
+    /// One per loop that ever had a subscriber or waiter here; `active` counts them (guarded by `lock`).
+    private var shards: [FanoutShard] = []
 
     init(storeName: String, historySize: Int, initialJSON: [UInt8]) {
         self.storeName = storeName
         history = StoreHistory(capacity: historySize, initial: 0, json: initialJSON)
     }
 
-    /// Binds the fanout to the loop its subscribers live on.
-    func attach(to loop: EventLoop) { lock.withLock { self.loop = loop } }
+    /// The shard of `loop`, made on first use. Under the lock.
+    private func shardOf(_ loop: EventLoop) -> FanoutShard {
+        if let shard = shards.first(where: { $0.loop === loop }) { return shard }
+        let shard = FanoutShard(loop: loop)
+        shards.append(shard)
+        return shard
+    }
+
+    /// Runs `body` on each loop with subscribers or waiters here, with that loop's shard.
+    private func forEachActiveShard(_ active: [FanoutShard], _ body: @escaping @Sendable (FanoutShard) -> Void) {
+        for shard in active {
+            shard.loop.execute { body(shard) }
+        }
+    }
 
     // MARK: Store side (the store's actor, in version order)
 
     /// Records a new state and sends one message per active channel.
     func stateChanged(version: UInt64, json: [UInt8]) {
-        let (loop, messages, waking) = lock.withLock { () -> (EventLoop?, [StreamChannel: StreamMessage], Bool) in
+        let (messages, active) = lock.withLock { () -> ([StreamChannel: StreamMessage], [FanoutShard]) in
             history.record(version: version, json: json)
             var messages: [StreamChannel: StreamMessage] = [:]
             for channel in channels.keys {
                 if let message = changeMessage(channel, version: version, json: json) { messages[channel] = message }
             }
-            return (self.loop, messages, waiterCount > 0)
+            return (messages, shards.filter { $0.active > 0 })
         }
-        guard let loop, !messages.isEmpty || waking else { return }
-        loop.execute { [self] in
-            for subscriber in subscribers.values {
-                if let message = messages[subscriber.channel] { subscriber.deliver(message) }
+        forEachActiveShard(active) { shard in
+            if !messages.isEmpty {
+                for subscriber in shard.subscribers.values {
+                    if let message = messages[subscriber.channel] { subscriber.deliver(message) }
+                }
             }
-            if waking { wakeWaiters(version: version) }
+            if !shard.waiters.isEmpty { self.wakeWaiters(in: shard, version: version) }
         }
     }
 
     /// Sends an event (its FSA JSON) to every subscriber, in stream order.
     func eventEmitted(_ fsa: [UInt8]) {
-        let (loop, epoch, version, active) = lock.withLock { (self.loop, history.epoch, history.newest.version, !channels.isEmpty) }
-        guard let loop, active else { return }
+        let (epoch, version, active) = lock.withLock { (history.epoch, history.newest.version, shards.filter { $0.active > 0 }) }
+        guard !active.isEmpty else { return }
         let message = StreamMessage(
             kind: .event, version: version, epoch: epoch, json: Envelope.event(store: storeName, fsa))
-        loop.execute { [self] in
-            for subscriber in subscribers.values { subscriber.deliver(message) }
+        forEachActiveShard(active) { shard in
+            for subscriber in shard.subscribers.values { subscriber.deliver(message) }
         }
     }
 
@@ -96,21 +109,23 @@ final class StoreFanout: @unchecked Sendable {
         }
     }
 
-    // MARK: Subscribers (loop thread)
+    // MARK: Subscribers (the subscriber's loop thread)
 
     /// Adds `subscriber` and returns its first message: a snapshot of the newest state, or, when resuming from a
     /// held `from` position, a patch from there (nil when already up to date).
     func subscribe(_ subscriber: any StreamSubscriber, from position: StreamPosition?) -> (StreamMessage?, UInt64) {
         let channel = subscriber.channel
-        let first = lock.withLock { () -> (StreamMessage?, UInt64) in
+        let (first, shard) = lock.withLock { () -> ((StreamMessage?, UInt64), FanoutShard) in
             let newest = history.newest.version
             if channel.path != nil, projections[channel] == nil, let value = history.projection(at: newest, path: channel.path) {
                 projections[channel] = (newest, value)
             }
             channels[channel, default: 0] += 1
-            return catchUpMessage(channel, from: position)
+            let shard = shardOf(subscriber.loop)
+            shard.active += 1
+            return (catchUpMessage(channel, from: position), shard)
         }
-        subscribers[ObjectIdentifier(subscriber)] = subscriber
+        shard.subscribers[ObjectIdentifier(subscriber)] = subscriber
         return first
     }
 
@@ -121,9 +136,11 @@ final class StoreFanout: @unchecked Sendable {
 
     /// Removes a subscriber; idempotent.
     func unsubscribe(_ subscriber: any StreamSubscriber) {
-        guard subscribers.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return }
         let channel = subscriber.channel
         lock.withLock {
+            let shard = shardOf(subscriber.loop)
+            guard shard.subscribers.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return }
+            shard.active -= 1
             channels[channel, default: 1] -= 1
             if channels[channel] == 0 {
                 channels[channel] = nil
@@ -134,40 +151,58 @@ final class StoreFanout: @unchecked Sendable {
 
     /// The store was deleted: every subscriber gets a final `deleted` message (and ends its stream).
     func storeDeleted() {
-        let (loop, epoch, version) = lock.withLock { (self.loop, history.epoch, history.newest.version) }
+        let (epoch, version, active) = lock.withLock { (history.epoch, history.newest.version, shards.filter { $0.active > 0 }) }
         let message = StreamMessage(kind: .deleted, version: version, epoch: epoch, json: Envelope.deleted(store: storeName))
-        loop?.execute { [self] in
-            for subscriber in subscribers.values { subscriber.deliver(message) }
+        forEachActiveShard(active) { shard in
+            for subscriber in shard.subscribers.values { subscriber.deliver(message) }
         }
     }
 
-    // MARK: Version waiters (loop thread)
+    // MARK: Version waiters (the waiting session's loop thread)
 
-    /// Calls `done(true)` once the version is at least `version`, or `done(false)` after `timeoutMs`.
-    func waitForVersion(_ version: UInt64, timeoutMs: Int, done: @escaping (Bool) -> Void) {
-        guard let loop = lock.withLock({ self.loop }) else { return done(false) }
+    /// Calls `done(true)` on `loop` once the version is at least `version`, or `done(false)` after `timeoutMs`.
+    func waitForVersion(_ version: UInt64, timeoutMs: Int, on loop: EventLoop, done: @escaping (Bool) -> Void) {
         if newest.version >= version { return done(true) }
         let timer = LoopTimer(loop: loop)
         let waiter = VersionWaiter(version: version, timer: timer, done: done)
-        waiters.append(waiter)
-        lock.withLock { waiterCount += 1 }
+        let shard = lock.withLock { () -> FanoutShard in
+            let shard = shardOf(loop)
+            shard.active += 1
+            return shard
+        }
+        shard.waiters.append(waiter)
+        // A change recorded between the check above and joining the shard sent no job here: look again.
+        if newest.version >= version { return finish(waiter, in: shard, reached: true) }
         timer.start(delayMs: UInt64(timeoutMs)) { [weak self, weak waiter] in
             guard let self, let waiter else { return }
-            finish(waiter, reached: false)
+            finish(waiter, in: shard, reached: false)
         }
     }
 
-    private func wakeWaiters(version: UInt64) {
-        for waiter in waiters where waiter.version <= version { finish(waiter, reached: true) }
+    private func wakeWaiters(in shard: FanoutShard, version: UInt64) {
+        for waiter in shard.waiters where waiter.version <= version { finish(waiter, in: shard, reached: true) }
     }
 
-    private func finish(_ waiter: VersionWaiter, reached: Bool) {
-        guard let index = waiters.firstIndex(where: { $0 === waiter }) else { return }
-        waiters.remove(at: index)
-        lock.withLock { waiterCount -= 1 }
+    private func finish(_ waiter: VersionWaiter, in shard: FanoutShard, reached: Bool) {
+        guard let index = shard.waiters.firstIndex(where: { $0 === waiter }) else { return }
+        shard.waiters.remove(at: index)
+        lock.withLock { shard.active -= 1 }
         waiter.timer.close()
         waiter.done(reached)
     }
+}
+
+/// The subscribers and version waiters of one store on one event loop.
+///
+/// ## Thread safety
+/// `subscribers` and `waiters` are confined to `loop`; `active` is guarded by the owning ``StoreFanout``'s lock.
+final class FanoutShard: @unchecked Sendable {
+    let loop: EventLoop
+    var subscribers: [ObjectIdentifier: any StreamSubscriber] = [:]
+    var waiters: [VersionWaiter] = []
+    var active = 0
+
+    init(loop: EventLoop) { self.loop = loop }
 }
 
 /// A read waiting for a version (`GET /stores/{name}?min_version=`).

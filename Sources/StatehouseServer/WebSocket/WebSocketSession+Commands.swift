@@ -108,7 +108,7 @@ extension WebSocketSession {
             actionsInFlight += 1
             if actionsInFlight >= Self.maxActionsInFlight { connection.stopReading() }
             if let id {
-                let lookup = store.idempotency.begin(id, fingerprint: fingerprint) { [self] outcome in
+                let lookup = store.idempotency.begin(id, fingerprint: fingerprint, on: context.loop) { [self] outcome in
                     acknowledged(ref: ref, version: outcome.version)
                 }
                 switch lookup {

@@ -30,6 +30,8 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
         if let first { send(first) }
     }
 
+    var loop: EventLoop { session.context.loop }
+
     func deliver(_ message: StreamMessage) {
         guard session.state == .open else { return }
         switch cursor.decide(message, maxLag: .seconds(session.context.streams.maxLagSeconds)) {

@@ -26,7 +26,7 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     var queueStart = 0
     var peerClosed = false
     /// `METHOD path` of the request being answered, for the debug log (never the query: it may hold a token).
-    var current = ""
+    var current: (method: String, path: String, note: String) = ("", "", "")
     var timer: LoopTimer?
     var timerPhase: TimerPhase = .none
     /// The allowed `Origin` of the request being answered (its responses carry CORS fields).
@@ -136,7 +136,7 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         case .none: break
         case .idle: close()
         case .head, .body:
-            current = "(request timed out)"
+            current = ("", "", "(request timed out)")
             let what = phase == .head ? "header fields" : "body"
             send(error: APIError(
                 status: 408, code: "request_timeout",
@@ -148,15 +148,15 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     private func handle(_ event: HTTPParseEvent) {
         switch event {
         case .request(let request):
-            current = "\(request.method) \(request.path)"
+            current = (request.method, request.path, "")  // no formatting unless the debug line is written
             dispatch(request)
         case .upgrade(let request, let leftover):
-            current = "\(request.method) \(request.path) (upgrade)"
+            current = (request.method, request.path, " (upgrade)")
             upgrade(request, leftover: leftover)
         case .continueExpected:
             break
         case .failure(let failure):
-            current = "(unparsable request)"
+            current = ("", "", "(unparsable request)")
             currentOrigin = nil
             let error = APIError(status: failure.status, code: failure.code, message: failure.message)
             send(error: error, keepAlive: false, headOnly: false)
@@ -167,7 +167,7 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     func send(_ response: HTTPResponse, keepAlive requested: Bool, headOnly: Bool) {
         guard state == .idle || state == .busy else { return }
         let keepAlive = requested && !context.isShuttingDown && !peerClosed
-        Log.shared.debug("http \(current) → \(response.status)\(keepAlive ? "" : ", closing")")
+        Log.shared.debug("http \(current.method.isEmpty ? "" : "\(current.method) \(current.path)")\(current.note) → \(response.status)\(keepAlive ? "" : ", closing")")
         var response = response
         response.fields += corsFields
         connection.write(response.serialized(keepAlive: keepAlive, headOnly: headOnly))

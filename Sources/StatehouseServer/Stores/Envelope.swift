@@ -4,8 +4,17 @@ import JSONPatch
 enum Envelope {
     /// `{"store":…,"version":…,"state":…}`: the body of `GET /stores/{name}` and `POST …/actions`.
     static func storeState(store: String, _ reply: StateReply, resumed: Bool? = nil) -> [UInt8] {
-        let flag = resumed.map { ",\"resumed\":\($0)" } ?? ""
-        return withState("{\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version)\(flag),\"state\":", reply)
+        var out: [UInt8] = []
+        out.reserveCapacity(48 + store.utf8.count + reply.state.count)
+        out.appendLiteral("{\"store\":")
+        out.appendJSONString(store)
+        out.appendLiteral(",\"version\":")
+        out.appendDecimal(reply.version)
+        if let resumed { out.appendLiteral(resumed ? ",\"resumed\":true" : ",\"resumed\":false") }
+        out.appendLiteral(",\"state\":")
+        out += reply.state
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     /// An error body that also carries the store's state:
@@ -28,10 +37,23 @@ enum Envelope {
     static func state(
         store: String, epoch: String, version: UInt64, path: JSONPointer?, resumed: Bool?, state: [UInt8]
     ) -> [UInt8] {
-        var head = "{\"type\":\"state\",\"store\":\(JSONText.quoted(store)),\"epoch\":\"\(epoch)\",\"version\":\(version)"
-        if let path { head += ",\"path\":\(JSONText.quoted(path.description))" }
-        if let resumed { head += ",\"resumed\":\(resumed)" }
-        return withState(head + ",\"state\":", StateReply(version: version, state: state))
+        var out: [UInt8] = []
+        out.reserveCapacity(80 + store.utf8.count + state.count)
+        out.appendLiteral("{\"type\":\"state\",\"store\":")
+        out.appendJSONString(store)
+        out.appendLiteral(",\"epoch\":")
+        out.appendJSONString(epoch)
+        out.appendLiteral(",\"version\":")
+        out.appendDecimal(version)
+        if let path {
+            out.appendLiteral(",\"path\":")
+            out.appendJSONString(path.description)
+        }
+        if let resumed { out.appendLiteral(resumed ? ",\"resumed\":true" : ",\"resumed\":false") }
+        out.appendLiteral(",\"state\":")
+        out += state
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     /// A stream `patch` message (RFC 6902 ops turning the state at `base` into the state at `version`):
@@ -56,8 +78,17 @@ enum Envelope {
 
     /// `{"type":"ack","ref":…,"version":…}`.
     static func ack(ref: String?, version: UInt64) -> [UInt8] {
-        let refPart = ref.map { ",\"ref\":\(JSONText.quoted($0))" } ?? ""
-        return Array("{\"type\":\"ack\"\(refPart),\"version\":\(version)}".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(40 + (ref?.utf8.count ?? 0))
+        out.appendLiteral("{\"type\":\"ack\"")
+        if let ref {
+            out.appendLiteral(",\"ref\":")
+            out.appendJSONString(ref)
+        }
+        out.appendLiteral(",\"version\":")
+        out.appendDecimal(version)
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     /// `{"type":"error","ref":…,"code":…,"message":…}` (no `ref` when the message had none).

@@ -1,0 +1,35 @@
+import Testing
+
+@testable import StatehouseServer
+
+/// The byte builders behind the envelopes, and the envelopes' exact text.
+struct EnvelopeTests {
+    @Test(arguments: [UInt64(0), 7, 9, 10, 99, 100, 123_456_789, UInt64.max])
+    func decimalDigitsMatchDescription(value: UInt64) {
+        var out: [UInt8] = []
+        out.appendDecimal(value)
+        #expect(String(decoding: out, as: UTF8.self) == String(value))
+    }
+
+    @Test func stringsAreQuotedAndEscapedAsJSONText() {
+        for text in ["counter", "", "a\"b", "back\\slash", "line\nfeed", "tab\t", "\u{1}", "café ☃"] {
+            var out: [UInt8] = []
+            out.appendJSONString(text)
+            #expect(String(decoding: out, as: UTF8.self) == JSONText.quoted(text))
+        }
+    }
+
+    @Test func envelopesHaveTheProtocolsKeyOrder() {
+        let reply = StateReply(version: 12, state: Array(#"{"count":3}"#.utf8))
+        #expect(String(decoding: Envelope.storeState(store: "c", reply), as: UTF8.self)
+            == #"{"store":"c","version":12,"state":{"count":3}}"#)
+        #expect(String(decoding: Envelope.storeState(store: "c", reply, resumed: false), as: UTF8.self)
+            == #"{"store":"c","version":12,"resumed":false,"state":{"count":3}}"#)
+        #expect(String(decoding: Envelope.ack(ref: "r\"1", version: 3), as: UTF8.self)
+            == #"{"type":"ack","ref":"r\"1","version":3}"#)
+        #expect(String(decoding: Envelope.ack(ref: nil, version: 0), as: UTF8.self) == #"{"type":"ack","version":0}"#)
+        let state = Envelope.state(store: "c", epoch: "ab", version: 2, path: nil, resumed: true, state: Array("1".utf8))
+        #expect(String(decoding: state, as: UTF8.self)
+            == #"{"type":"state","store":"c","epoch":"ab","version":2,"resumed":true,"state":1}"#)
+    }
+}

@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "statehouse", targets: ["StatehouseCLI"]),
         .executable(name: "statehouse-echo", targets: ["StatehouseEcho"]),
+        .executable(name: "statehouse-bench", targets: ["StatehouseBench"]),
         .library(name: "StatehouseCore", targets: ["StatehouseCore"]),
         .library(name: "StatehouseServer", targets: ["StatehouseServer"]),
         .library(name: "StatehouseTesting", targets: ["StatehouseTesting"]),
@@ -51,6 +52,13 @@ let package = Package(
         ),
         // A WebSocket echo server on the same transport, for Autobahn|Testsuite (make autobahn).
         .executableTarget(name: "StatehouseEcho", dependencies: ["UVLoop", "HTTP1", "WebSocket"], swiftSettings: strict),
+        // In-process benchmarks: reducer throughput and JSON encode cost (Benchmarks/run core).
+        .executableTarget(
+            name: "StatehouseBench",
+            dependencies: ["StatehouseCore", "DemoReducers"],
+            path: "Benchmarks/Core",
+            swiftSettings: strict
+        ),
 
         // Test clients on plain POSIX sockets, independent of the server's own transport code.
         .target(name: "StatehouseTestClients", dependencies: ["CCrypto"], swiftSettings: strict),

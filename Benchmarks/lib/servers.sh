@@ -1,6 +1,7 @@
 # Benchmarks/lib/servers.sh: start and stop the servers under test (sourced by Benchmarks/run).
 # Every server runs pinned to CPU 0 on 127.0.0.1; its PID is remembered so the EXIT trap stops exactly the
-# processes this script started (by PID, never by name).
+# processes this script started (by PID, never by name). Overrides (used by the scaling scenario):
+# SERVER_CPUS (taskset CPU list, default 0) and STATEHOUSE_CONFIG (default Benchmarks/statehouse-bench.json).
 
 STARTED_PIDS=()
 SERVER_PID=""
@@ -20,7 +21,8 @@ start_server() {
   if port_answers "$SERVER_PORT"; then echo "port $SERVER_PORT is busy" >&2; return 1; fi
   case $name in
     statehouse)
-      taskset -c 0 "$ROOT/.build/release/statehouse" serve --config "$BENCH/statehouse-bench.json" \
+      taskset -c "${SERVER_CPUS:-0}" "$ROOT/.build/release/statehouse" serve \
+        --config "${STATEHOUSE_CONFIG:-$BENCH/statehouse-bench.json}" \
         --port "$SERVER_PORT" >"$log" 2>&1 &
       ;;
     nginx)

@@ -9,6 +9,47 @@ func asciiCaseInsensitiveEqual<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: 
     return true
 }
 
+/// Whether `bytes`, with ASCII letters folded to lower case, equal `lowercase` (which must be lower case).
+///
+/// The lengths are compared first, so a name of another length costs one comparison.
+@inline(__always)
+func asciiCaseInsensitiveEqual(_ bytes: UnsafeBufferPointer<UInt8>, lowercase: StaticString) -> Bool {
+    let count = lowercase.utf8CodeUnitCount
+    guard bytes.count == count, let base = bytes.baseAddress else { return bytes.count == count }
+    let wanted = lowercase.utf8Start
+    for offset in 0..<count where asciiLowercased(base[offset]) != wanted[offset] { return false }
+    return true
+}
+
+/// Whether the UTF-8 of `text`, with ASCII letters folded to lower case, equals `lowercase` (lower case).
+@inline(__always)
+func asciiCaseInsensitiveEqual(_ text: String, lowercase: StaticString) -> Bool {
+    guard text.utf8.count == lowercase.utf8CodeUnitCount else { return false }
+    return text.utf8.withContiguousStorageIfAvailable { asciiCaseInsensitiveEqual($0, lowercase: lowercase) }
+        ?? asciiCaseInsensitiveEqual(text.utf8, UnsafeBufferPointer(start: lowercase.utf8Start,
+            count: lowercase.utf8CodeUnitCount))
+}
+
+/// Whether `count` bytes at `a` and at `b` are equal, compared eight bytes at a time.
+@inline(__always)
+func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+    let a = UnsafeRawPointer(a)
+    let b = UnsafeRawPointer(b)
+    var offset = 0
+    while offset + 8 <= count {
+        guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        else { return false }
+        offset += 8
+    }
+    while offset < count {
+        guard a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self)
+        else { return false }
+        offset += 1
+    }
+    return true
+}
+
 /// The byte with `A`…`Z` mapped to `a`…`z`; other bytes unchanged.
 @inline(__always)
 func asciiLowercased(_ byte: UInt8) -> UInt8 {

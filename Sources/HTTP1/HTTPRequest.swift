@@ -22,7 +22,12 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Whether the request asks to switch protocols (`Connection: upgrade` plus `Upgrade`, or `CONNECT`;
     /// RFC 9110 §7.8). Such requests arrive as ``HTTPParseEvent/upgrade(_:leftover:)``.
     public var isUpgrade: Bool
+}
 
+// The initializers are in extensions so that the struct keeps its memberwise initializer: built through that,
+// a request is assembled in place (an initializer that assigns each property makes Swift 6.3 build the value on
+// the stack, then copy and destroy it whole).
+extension HTTPRequest {
     /// Creates a request; ``path`` and ``query`` are derived from `target`.
     ///
     /// - Parameters:
@@ -44,31 +49,17 @@ public struct HTTPRequest: Sendable, Equatable {
         keepAlive: Bool = true,
         isUpgrade: Bool = false
     ) {
-        self.method = method
-        self.target = target
-        let origin = Self.originForm(of: target)
-        if let mark = origin.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            path = String(origin[..<mark])
-            query = String(origin[origin.index(after: mark)...])
-        } else {
-            path = String(origin)
-            query = nil
-        }
-        self.versionMajor = versionMajor
-        self.versionMinor = versionMinor
-        self.fields = fields
-        self.body = body
-        self.keepAlive = keepAlive
-        self.isUpgrade = isUpgrade
+        let derived = RequestTarget(target)
+        self.init(
+            method: method, target: target, path: derived.path, query: derived.query, versionMajor: versionMajor,
+            versionMinor: versionMinor, fields: fields, body: body, keepAlive: keepAlive, isUpgrade: isUpgrade)
     }
 
-    /// The path-and-query part of a request-target: absolute-form (`http://host/path?q`, RFC 9112 §3.2.2), which a
-    /// server must accept, is reduced to `/path?q`; origin-form is returned as is.
-    static func originForm(of target: String) -> Substring {
-        let lowered = target.prefix(8).lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return Substring(target) }
-        let afterScheme = target[target.index(target.startIndex, offsetBy: lowered.hasPrefix("http://") ? 7 : 8)...]
-        guard let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
-        return afterScheme[slash] == "?" ? Substring("/" + afterScheme[slash...]) : afterScheme[slash...]
+    /// Creates the head of a parsed request, with no body yet.
+    init(method: String, target: RequestTarget, versionMajor: Int, versionMinor: Int, fields: HTTPFields) {
+        self.init(
+            method: method, target: target.target, path: target.path, query: target.query,
+            versionMajor: versionMajor, versionMinor: versionMinor, fields: fields, body: [], keepAlive: true,
+            isUpgrade: false)
     }
 }

@@ -7,46 +7,48 @@ private import CLLHTTP
 nonisolated(unsafe) let requestParserSettings: UnsafeRawPointer = {
     let settings = UnsafeMutablePointer<llhttp_settings_t>.allocate(capacity: 1)
     llhttp_settings_init(settings)
-    settings.pointee.on_message_begin = { p in code(owner(p)?.messageBegan()) }
-    settings.pointee.on_method = { p, at, n in code(owner(p)?.headData(.method, span(at, n))) }
-    settings.pointee.on_url = { p, at, n in code(owner(p)?.headData(.target, span(at, n))) }
-    settings.pointee.on_version = { p, at, n in code(owner(p)?.headData(.version, span(at, n))) }
+    settings.pointee.on_message_begin = { p in code(state(p)?.pointee.messageBegan()) }
+    settings.pointee.on_method = { p, at, n in code(state(p)?.pointee.headData(.method, span(at, n))) }
+    settings.pointee.on_url = { p, at, n in code(state(p)?.pointee.headData(.target, span(at, n))) }
+    settings.pointee.on_version = { p, at, n in code(state(p)?.pointee.headData(.version, span(at, n))) }
     settings.pointee.on_version_complete = { p in
-        code(owner(p)?.versionComplete(major: Int(llhttp_get_http_major(p))))
+        code(state(p)?.pointee.versionComplete(major: Int(llhttp_get_http_major(p))))
     }
-    settings.pointee.on_header_field = { p, at, n in code(owner(p)?.headData(.fieldName, span(at, n))) }
-    settings.pointee.on_header_value = { p, at, n in code(owner(p)?.headData(.fieldValue, span(at, n))) }
-    settings.pointee.on_header_value_complete = { p in code(owner(p)?.fieldComplete()) }
+    settings.pointee.on_header_field = { p, at, n in code(state(p)?.pointee.headData(.fieldName, span(at, n))) }
+    settings.pointee.on_header_value = { p, at, n in code(state(p)?.pointee.headData(.fieldValue, span(at, n))) }
+    settings.pointee.on_header_value_complete = { p in code(state(p)?.pointee.fieldComplete()) }
     settings.pointee.on_headers_complete = { p in
         guard let p else { return -1 }
         return code(
-            owner(p)?.headersComplete(
+            state(p)?.pointee.headersComplete(
                 method: methodName(llhttp_get_method(p)),
                 versionMajor: Int(llhttp_get_http_major(p)),
                 versionMinor: Int(llhttp_get_http_minor(p)),
                 contentLength: p.pointee.content_length))
     }
-    settings.pointee.on_body = { p, at, n in code(owner(p)?.bodyData(span(at, n))) }
+    settings.pointee.on_body = { p, at, n in code(state(p)?.pointee.bodyData(span(at, n))) }
     settings.pointee.on_message_complete = { p in
         let keepAlive = llhttp_should_keep_alive(p) != 0
-        return code(owner(p)?.messageComplete(keepAlive: keepAlive, upgrade: llhttp_get_upgrade(p) != 0))
+        return code(state(p)?.pointee.messageComplete(keepAlive: keepAlive, upgrade: llhttp_get_upgrade(p) != 0))
     }
     return UnsafeRawPointer(settings)
 }()
 
-/// The Swift parser behind an llhttp parser (`data` holds an unretained reference; the Swift object owns llhttp_t).
-private func owner(_ parser: UnsafeMutablePointer<llhttp_t>?) -> HTTPRequestParser? {
-    guard let data = parser?.pointee.data else { return nil }
-    return Unmanaged<HTTPRequestParser>.fromOpaque(data).takeUnretainedValue()
+/// The state behind an llhttp parser (`data` points to the ``ParserState`` its ``HTTPRequestParser`` owns).
+@inline(__always)
+private func state(_ parser: UnsafeMutablePointer<llhttp_t>?) -> UnsafeMutablePointer<ParserState>? {
+    parser?.pointee.data?.assumingMemoryBound(to: ParserState.self)
 }
 
 /// A callback's data as bytes, without copying.
+@inline(__always)
 private func span(_ at: UnsafePointer<CChar>?, _ length: Int) -> UnsafeBufferPointer<UInt8> {
     guard let at else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(start: UnsafeRawPointer(at).assumingMemoryBound(to: UInt8.self), count: length)
 }
 
-/// The llhttp return code for a verdict; `nil` (no owner) is an error.
+/// The llhttp return code for a verdict; `nil` (no state) is an error.
+@inline(__always)
 private func code(_ verdict: CallbackVerdict?) -> Int32 {
     switch verdict {
     case .proceed: 0

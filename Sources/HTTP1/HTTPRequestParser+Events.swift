@@ -1,15 +1,15 @@
 /// The Swift side of each llhttp callback (called from `HTTPRequestParser+Callbacks.swift`).
-extension HTTPRequestParser {
+extension ParserState {
     /// A new request starts: clear the previous one's state.
-    func messageBegan() -> CallbackVerdict {
-        message = RequestAccumulator()
+    mutating func messageBegan() -> CallbackVerdict {
+        message.reset()
         isMidMessage = true
         areHeadersComplete = false
         return .proceed
     }
 
     /// A piece of the request line or a field; counts it against the head limit (431) and keeps it.
-    func headData(_ kind: HeadSpan, _ bytes: UnsafeBufferPointer<UInt8>) -> CallbackVerdict {
+    mutating func headData(_ kind: HeadSpan, _ bytes: UnsafeBufferPointer<UInt8>) -> CallbackVerdict {
         message.headBytes += bytes.count
         guard message.headBytes <= limits.maxHeaderBytes else {
             pendingFailure = .headerTooLarge(limit: limits.maxHeaderBytes)
@@ -17,25 +17,25 @@ extension HTTPRequestParser {
         }
         switch kind {
         case .method: break  // named from llhttp's method number at headers-complete
-        case .target: message.target.append(contentsOf: bytes)
-        case .version: message.version.append(contentsOf: bytes)
-        case .fieldName: message.fieldName.append(contentsOf: bytes)
-        case .fieldValue: message.fieldValue.append(contentsOf: bytes)
+        case .target: message.target.append(bytes)
+        case .version: message.version.append(bytes)
+        case .fieldName: message.fieldName.append(bytes)
+        case .fieldValue: message.fieldValue.append(bytes)
         }
         return .proceed
     }
 
     /// The version is known: only HTTP/1.x goes on (505 otherwise, RFC 9110 §15.6.6).
-    func versionComplete(major: Int) -> CallbackVerdict {
+    mutating func versionComplete(major: Int) -> CallbackVerdict {
         guard major == 1 else {
-            pendingFailure = .versionNotSupported(String(decoding: message.version, as: UTF8.self))
+            pendingFailure = .versionNotSupported(message.version.string())
             return .fail
         }
         return .proceed
     }
 
     /// A field line is complete.
-    func fieldComplete() -> CallbackVerdict {
+    mutating func fieldComplete() -> CallbackVerdict {
         message.commitField()
         guard message.fields.count <= limits.maxHeaderFields else {
             pendingFailure = .tooManyFields(limit: limits.maxHeaderFields)
@@ -45,7 +45,7 @@ extension HTTPRequestParser {
     }
 
     /// The head is complete: build it, and refuse a declared body over the limit before reading it (413).
-    func headersComplete(
+    mutating func headersComplete(
         method: String, versionMajor: Int, versionMinor: Int, contentLength: UInt64
     ) -> CallbackVerdict {
         guard versionMajor == 1 else {
@@ -57,26 +57,26 @@ extension HTTPRequestParser {
             pendingFailure = .declaredBodyTooLarge(length: contentLength, limit: limits.maxBodyBytes)
             return .fail
         }
-        message.head = HTTPRequest(
-            method: method,
-            target: String(decoding: message.target, as: UTF8.self),
-            versionMajor: versionMajor,
-            versionMinor: versionMinor,
-            fields: message.fields)
+        let fields = HTTPFields(message.fields)
+        message.setHead(
+            HTTPRequest(
+                method: method, target: message.takeTarget(), versionMajor: versionMajor, versionMinor: versionMinor,
+                fields: fields))
         areHeadersComplete = true
-        if let expect = message.fields["Expect"] {
+        if contentLength > 0 { message.body.reserveCapacity(Int(min(contentLength, 1 << 16))) }
+        if let expect = message.expect {
             guard expect.lowercased() == "100-continue" else {
                 pendingFailure = .expectationFailed(expect)
                 return .fail
             }
-            let hasBody = contentLength > 0 || message.fields["Transfer-Encoding"] != nil
-            if versionMinor >= 1, hasBody { completed.append(.continueExpected) }
+            let hasBody = contentLength > 0 || fields["Transfer-Encoding"] != nil
+            if versionMinor >= 1, hasBody { complete(.continueExpected) }
         }
         return .proceed
     }
 
     /// A piece of the (de-chunked) body; a body growing over the limit fails with 413.
-    func bodyData(_ bytes: UnsafeBufferPointer<UInt8>) -> CallbackVerdict {
+    mutating func bodyData(_ bytes: UnsafeBufferPointer<UInt8>) -> CallbackVerdict {
         guard message.body.count + bytes.count <= limits.maxBodyBytes else {
             pendingFailure = .chunkedBodyTooLarge(limit: limits.maxBodyBytes)
             return .fail
@@ -86,19 +86,19 @@ extension HTTPRequestParser {
     }
 
     /// The request is complete: queue it, or hold it for the upgrade hand-off, or stop after a last request.
-    func messageComplete(keepAlive: Bool, upgrade: Bool) -> CallbackVerdict {
-        guard var request = message.head else { return .fail }
-        request.body = message.body
+    mutating func messageComplete(keepAlive: Bool, upgrade: Bool) -> CallbackVerdict {
+        guard var request = message.takeHead() else { return .fail }
+        swap(&request.body, &message.body)
         request.keepAlive = keepAlive
         request.isUpgrade = upgrade
-        message = RequestAccumulator()
+        message.reset()
         isMidMessage = false
         areHeadersComplete = false
         if upgrade {
             pendingUpgrade = request
             return .proceed
         }
-        completed.append(.request(request))
+        complete(.request(consume request))
         return keepAlive ? .proceed : .pause
     }
 }

@@ -18,39 +18,34 @@ private import CLLHTTP
 /// ## Thread safety
 /// Not thread-safe; owned by one connection and used on its event-loop thread.
 public final class HTTPRequestParser {
-    /// The limits every request is checked against.
-    let limits: HTTPParserLimits
     /// llhttp's state, at a stable heap address (llhttp keeps pointers into the Swift callbacks' context).
     private let parser: UnsafeMutablePointer<llhttp_t>
-    /// The request in progress.
-    var message = RequestAccumulator()
-    /// Requests completed during the current `feed`, in order.
-    var completed: [HTTPParseEvent] = []
-    /// The failure a callback recorded before telling llhttp to stop.
-    var pendingFailure: HTTPParseFailure?
-    /// The upgrade request completed by the current `feed` (llhttp then returns `HPE_PAUSED_UPGRADE`).
-    var pendingUpgrade: HTTPRequest?
+    /// The request in progress, completed events and flags, at a stable heap address llhttp's `data` points to.
+    private let state: UnsafeMutablePointer<ParserState>
     /// Whether the parser has stopped for good.
     private var isDone = false
 
     /// True once any byte of a not-yet-complete request has been seen (blank lines between requests
     /// do not count); false again when it completes.
-    public internal(set) var isMidMessage = false
+    public var isMidMessage: Bool { state.pointee.isMidMessage }
     /// True between the end of a request's head and the end of its body (for body timeouts).
-    public internal(set) var areHeadersComplete = false
+    public var areHeadersComplete: Bool { state.pointee.areHeadersComplete }
 
     /// Creates a parser for one connection.
     ///
     /// - Parameter limits: The head and body size limits, in bytes.
     public init(limits: HTTPParserLimits) {
-        self.limits = limits
+        state = UnsafeMutablePointer<ParserState>.allocate(capacity: 1)
+        state.initialize(to: ParserState(limits: limits))
         parser = UnsafeMutablePointer<llhttp_t>.allocate(capacity: 1)
         llhttp_init(parser, HTTP_REQUEST, requestParserSettings.assumingMemoryBound(to: llhttp_settings_t.self))
-        parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        parser.pointee.data = UnsafeMutableRawPointer(state)
     }
 
     deinit {
         parser.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Parses the next bytes of the connection.
@@ -62,11 +57,10 @@ public final class HTTPRequestParser {
         guard !isDone, let base = bytes.baseAddress, !bytes.isEmpty else { return [] }
         let start = base.assumingMemoryBound(to: CChar.self)
         let status = llhttp_execute(parser, start, bytes.count)
-        var events = completed
-        completed = []
+        var events = state.pointee.takeCompleted()
         if status == HPE_OK { return events }
         isDone = true
-        if status == HPE_PAUSED_UPGRADE, let request = pendingUpgrade {
+        if status == HPE_PAUSED_UPGRADE, let request = state.pointee.pendingUpgrade {
             let consumed = llhttp_get_error_pos(parser).map { $0 - start } ?? bytes.count
             events.append(.upgrade(request, leftover: Array(bytes[consumed...])))
         } else if status != HPE_PAUSED {
@@ -81,17 +75,17 @@ public final class HTTPRequestParser {
     public func finish() -> [HTTPParseEvent] {
         guard !isDone else { return [] }
         isDone = true
-        return isMidMessage ? [.failure(.truncated)] : []
+        return state.pointee.isMidMessage ? [.failure(.truncated)] : []
     }
 
     /// The failure for an llhttp error: the one a callback recorded, 505 for a version llhttp rejected
     /// whose major is not 1, or 400 with llhttp's reason.
     private func failure(for status: llhttp_errno_t) -> HTTPParseFailure {
-        if let pendingFailure { return pendingFailure }
-        if status == HPE_INVALID_VERSION, let major = message.version.first,
+        if let pendingFailure = state.pointee.pendingFailure { return pendingFailure }
+        if status == HPE_INVALID_VERSION, let major = state.pointee.message.version.first,
             major != UInt8(ascii: "1"), major &- UInt8(ascii: "0") < 10
         {
-            return .versionNotSupported(String(decoding: message.version, as: UTF8.self))
+            return .versionNotSupported(state.pointee.message.version.string())
         }
         let reason = llhttp_get_error_reason(parser).map { String(cString: $0) }
         return .badRequest(reason: reason ?? String(cString: llhttp_errno_name(status)))

@@ -31,41 +31,32 @@ public struct HTTPResponse: Sendable {
     /// - Parameters:
     ///   - keepAlive: Whether the connection stays open after this response.
     ///   - headOnly: For a `HEAD` request: leave the body out, but `Content-Length` still gives its size in bytes.
-    /// - Returns: The bytes to write.
+    /// - Returns: The bytes to write, in one allocation of exactly their size.
     public func serialized(keepAlive: Bool, headOnly: Bool = false) -> [UInt8] {
-        let mayHaveContent = status >= 200 && status != 204
-        let sendsBody = mayHaveContent && !headOnly
-        var out: [UInt8] = []
-        out.reserveCapacity(64 + fields.count * 32 + (sendsBody ? body.count : 0))
-        out.append(contentsOf: "HTTP/1.1 \(status) \(httpReasonPhrase(status))\r\n".utf8)
-        for field in fields {
-            if asciiCaseInsensitiveEqual(field.name.utf8, "content-length".utf8) { continue }
-            if !keepAlive, asciiCaseInsensitiveEqual(field.name.utf8, "connection".utf8) { continue }
-            appendFieldLine(name: field.name, value: field.value, to: &out)
-        }
-        if mayHaveContent {
-            appendFieldLine(name: "Content-Length", value: String(body.count), to: &out)
-        }
-        if !keepAlive {
-            appendFieldLine(name: "Connection", value: "close", to: &out)
-        }
-        out.append(contentsOf: "\r\n".utf8)
-        if sendsBody { out.append(contentsOf: body) }
-        return out
+        var bytes: [UInt8] = []
+        serialize(into: &bytes, keepAlive: keepAlive, headOnly: headOnly)
+        return bytes
     }
-}
 
-/// Appends `name: value\r\n`, with CR, LF and NUL replaced by spaces.
-private func appendFieldLine(name: String, value: String, to out: inout [UInt8]) {
-    appendSanitized(name, to: &out)
-    out.append(contentsOf: ": ".utf8)
-    appendSanitized(value, to: &out)
-    out.append(contentsOf: "\r\n".utf8)
-}
-
-/// Appends the UTF-8 of `text`, turning CR, LF and NUL into spaces.
-private func appendSanitized(_ text: String, to out: inout [UInt8]) {
-    for byte in text.utf8 {
-        out.append(byte == 0x0D || byte == 0x0A || byte == 0 ? UInt8(ascii: " ") : byte)
+    /// Appends the bytes of ``serialized(keepAlive:headOnly:)`` to `output`, e.g. to gather several pipelined
+    /// responses into one write.
+    ///
+    /// `output` grows by the usual array growth policy, so appending response after response costs amortised
+    /// linear time.
+    ///
+    /// - Parameters:
+    ///   - output: The bytes to append to; its existing bytes are kept.
+    ///   - keepAlive: Whether the connection stays open after this response.
+    ///   - headOnly: For a `HEAD` request: leave the body out, but `Content-Length` still gives its size in bytes.
+    public func serialize(into output: inout [UInt8], keepAlive: Bool, headOnly: Bool = false) {
+        let layout = ResponseLayout(self, keepAlive: keepAlive, headOnly: headOnly)
+        let needed = output.count + layout.byteCount
+        if output.capacity < needed { output.reserveCapacity(output.isEmpty ? needed : max(needed, 2 * output.capacity)) }
+        // The head is written to scratch memory (on the stack when small) and copied in one piece, as is the body.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: layout.headByteCount) { head in
+            layout.writeHead(self, to: head.baseAddress!)
+            output.append(contentsOf: UnsafeBufferPointer(head))
+        }
+        if layout.sendsBody { output.append(contentsOf: body) }
     }
 }

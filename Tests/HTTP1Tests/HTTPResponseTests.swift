@@ -68,3 +68,62 @@ import Testing
         #expect(head.last == "too big")
     }
 }
+
+@Suite struct HTTPResponseAppendTests {
+    @Test func serializeIntoAppendsTheSameBytesAsSerialized() {
+        let responses = [
+            HTTPResponse(status: 200, fields: [HTTPField(name: "Content-Type", value: "application/json")], body: [0x7B, 0x7D]),
+            HTTPResponse(status: 204, fields: [HTTPField(name: "ETag", value: "\"3\"")]),
+            HTTPResponse(status: 404, body: Array("missing".utf8)),
+        ]
+        var gathered = Array("prefix".utf8)
+        var expected = gathered
+        for (index, response) in responses.enumerated() {
+            let keepAlive = index != 2
+            response.serialize(into: &gathered, keepAlive: keepAlive, headOnly: index == 0)
+            expected += response.serialized(keepAlive: keepAlive, headOnly: index == 0)
+        }
+        #expect(gathered == expected)
+        #expect(String(decoding: gathered, as: UTF8.self).hasPrefix("prefixHTTP/1.1 200 OK\r\n"))
+        #expect(String(decoding: gathered, as: UTF8.self).hasSuffix("Connection: close\r\n\r\nmissing"))
+    }
+
+    @Test func controlBytesAreReplacedWhereverTheyFallInLongFields() {
+        // CR, LF and NUL at offsets on both sides of 8-byte boundaries, and other control bytes kept.
+        var value = Array(String(repeating: "abcdefgh", count: 4).utf8)
+        for (offset, byte) in [(0, 0x0D), (7, 0x0A), (8, 0x00), (15, 0x0D), (21, 0x09), (31, 0x0A)] as [(Int, UInt8)] {
+            value[offset] = byte
+        }
+        let text = String(decoding: value, as: UTF8.self)
+        let response = HTTPResponse(status: 200, fields: [HTTPField(name: "X-\r\nName", value: text)])
+        let expectedValue = value.map { $0 == 0x0D || $0 == 0x0A || $0 == 0 ? UInt8(ascii: " ") : $0 }
+        let expected = Array("HTTP/1.1 200 OK\r\nX-  Name: ".utf8) + expectedValue
+            + Array("\r\nContent-Length: 0\r\n\r\n".utf8)
+        #expect(response.serialized(keepAlive: true) == expected)
+    }
+
+    @Test(arguments: [0, 7, 9, 10, 99, 100, 12345, 1_000_000])
+    func contentLengthIsTheBodySizeInDecimal(size: Int) {
+        let bytes = HTTPResponse(status: 200, body: Array(repeating: 0x61, count: size)).serialized(keepAlive: true)
+        let head = "HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\n\r\n"
+        #expect(bytes.count == head.utf8.count + size)
+        #expect(Array(bytes.prefix(head.utf8.count)) == Array(head.utf8))
+    }
+
+    @Test func connectionFieldsAreKeptOnlyWhileKeepingAlive() {
+        let response = HTTPResponse(status: 200, fields: [
+            HTTPField(name: "CONNECTION", value: "keep-alive"), HTTPField(name: "Content-LENGTH", value: "7"),
+            HTTPField(name: "Connectio", value: "x"),
+        ])
+        #expect(String(decoding: response.serialized(keepAlive: true), as: UTF8.self)
+            == "HTTP/1.1 200 OK\r\nCONNECTION: keep-alive\r\nConnectio: x\r\nContent-Length: 0\r\n\r\n")
+        #expect(String(decoding: response.serialized(keepAlive: false), as: UTF8.self)
+            == "HTTP/1.1 200 OK\r\nConnectio: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    }
+
+    @Test(arguments: [99, 600, -1, 1000])
+    func statusOutsideTheTableStillGetsALine(status: Int) {
+        let bytes = HTTPResponse(status: status).serialized(keepAlive: true)
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 \(status) \r\n"))
+    }
+}

@@ -1,0 +1,71 @@
+/// The shape of one serialized ``HTTPResponse``: which parts it has and its exact size in bytes, worked out
+/// before writing so the bytes go into one buffer of the right size (RFC 9112 §4, §6).
+struct ResponseLayout {
+    /// Whether the status allows content, so `Content-Length` is sent (not 1xx, not 204; RFC 9110 §8.6).
+    let mayHaveContent: Bool
+    /// Whether the body bytes follow the head (content allowed and not a response to `HEAD`).
+    let sendsBody: Bool
+    /// Whether the connection closes after this response (`Connection: close`, given `Connection` fields dropped).
+    let closes: Bool
+    /// The status line with its CRLF.
+    let statusLine: [UInt8]
+    /// The size of the status line, fields and empty line, in bytes.
+    private(set) var headByteCount = 0
+    /// The total size with the body (when sent), in bytes.
+    var byteCount: Int { headByteCount + bodyByteCount }
+    /// The size of the body sent, in bytes: 0 when ``sendsBody`` is false.
+    let bodyByteCount: Int
+
+    /// `Connection: close` and its line end.
+    private static let connectionClose: StaticString = "Connection: close\r\n"
+    /// The start of the `Content-Length` line.
+    private static let contentLengthPrefix: StaticString = "Content-Length: "
+
+    init(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool) {
+        mayHaveContent = response.status >= 200 && response.status != 204
+        sendsBody = mayHaveContent && !headOnly
+        closes = !keepAlive
+        statusLine = StatusLines.line(for: response.status)
+        bodyByteCount = sendsBody ? response.body.count : 0
+        var byteCount = statusLine.count + 2
+        for field in response.fields where !omits(field) {
+            byteCount += field.name.utf8.count + field.value.utf8.count + 4
+        }
+        if mayHaveContent {
+            byteCount += Self.contentLengthPrefix.utf8CodeUnitCount + decimalDigitCount(response.body.count) + 2
+        }
+        if closes { byteCount += Self.connectionClose.utf8CodeUnitCount }
+        headByteCount = byteCount
+    }
+
+    /// Whether `field` is left out: `Content-Length` always (it is computed), `Connection` when closing.
+    @inline(__always)
+    func omits(_ field: HTTPField) -> Bool {
+        switch field.name.utf8.count {
+        case 14: asciiCaseInsensitiveEqual(field.name, lowercase: "content-length")
+        case 10: closes && asciiCaseInsensitiveEqual(field.name, lowercase: "connection")
+        default: false
+        }
+    }
+
+    /// Writes the head of the response (everything before the body) to `start`, which has room for
+    /// ``headByteCount`` bytes.
+    func writeHead(_ response: HTTPResponse, to start: UnsafeMutablePointer<UInt8>) {
+        var cursor = start
+        cursor = statusLine.withUnsafeBufferPointer { copy($0, to: cursor) }
+        for field in response.fields where !omits(field) {
+            cursor = copySanitized(field.name, to: cursor)
+            cursor = copy(": ", to: cursor)
+            cursor = copySanitized(field.value, to: cursor)
+            cursor = copy("\r\n", to: cursor)
+        }
+        if mayHaveContent {
+            cursor = copy(Self.contentLengthPrefix, to: cursor)
+            cursor = writeDecimal(response.body.count, to: cursor)
+            cursor = copy("\r\n", to: cursor)
+        }
+        if closes { cursor = copy(Self.connectionClose, to: cursor) }
+        cursor = copy("\r\n", to: cursor)
+        precondition(cursor - start == headByteCount, "response layout miscounted")
+    }
+}

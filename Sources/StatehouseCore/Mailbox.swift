@@ -1,6 +1,6 @@
 import Foundation
 
-/// A multi-producer queue with a "drain scheduled" flag, guarded by one `NSLock`.
+/// A multi-producer queue with a "drain scheduled" flag, guarded by one pthread mutex.
 ///
 /// Producers call ``push(_:)`` from any thread; it reports whether the caller must schedule a
 /// drain. The single consumer calls ``takeAll()`` until it returns an empty batch; the empty
@@ -8,24 +8,57 @@ import Foundation
 /// batch the consumer still takes or sees the flag cleared and schedules a new drain (no lost
 /// wakeup). Items come out in exactly the order the lock admitted their pushes.
 ///
+/// One heap block (80 bytes of malloc on 64-bit Linux): the queue state is a `ManagedBuffer`'s header and the
+/// `pthread_mutex_t` its single tail element, so there is no separate lock object. A struct: a copy shares the buffer.
+///
 /// ## Thread safety
-/// `@unchecked Sendable`: every stored property is read and written only while `lock` is held.
-/// `NSLock` (pthread) rather than `Synchronization.Mutex`, which gives false TSan reports.
-final class Mailbox<Item: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Item] = []
-    private var drainScheduled = false
+/// `@unchecked Sendable`: the queue is read and written only while the mutex is held.
+/// A pthread mutex rather than `Synchronization.Mutex`, whose futex slow path ThreadSanitizer does not see (false
+/// race reports), and rather than `NSLock`, which is two more heap blocks (96 bytes) per mailbox.
+struct Mailbox<Item: Sendable>: @unchecked Sendable {
+    /// The guarded state.
+    struct Queue {
+        var items: [Item] = []
+        var drainScheduled = false
+    }
 
+    /// The heap block: the queue as header, the mutex as the single element; destroys the mutex when freed.
+    private final class Buffer: ManagedBuffer<Queue, pthread_mutex_t> {
+        deinit {
+            _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+        }
+    }
+
+    private let buffer: Buffer
+
+    /// A new, empty mailbox with an initialized mutex.
+    init() {
+        let buffer = unsafeDowncast(Buffer.create(minimumCapacity: 1) { _ in Queue() }, to: Buffer.self)
+        buffer.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            _ = pthread_mutex_init(mutex, nil)
+        }
+        self.buffer = buffer
+    }
+
+    /// Runs `body` on the queue with the mutex held.
+    private func locked<T>(_ body: (inout Queue) -> T) -> T {
+        buffer.withUnsafeMutablePointers { queue, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return body(&queue.pointee)
+        }
+    }
     /// Appends `item`.
     ///
     /// - Returns: `true` if no drain was scheduled: the caller must now schedule exactly one.
     func push(_ item: Item) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        items.append(item)
-        if drainScheduled { return false }
-        drainScheduled = true
-        return true
+        locked { queue in
+            queue.items.append(item)
+            if queue.drainScheduled { return false }
+            queue.drainScheduled = true
+            return true
+        }
     }
 
     /// Removes and returns every queued item, oldest first.
@@ -33,21 +66,19 @@ final class Mailbox<Item: Sendable>: @unchecked Sendable {
     /// - Returns: The batch; empty means the queue was empty, and the drain is then marked as no
     ///   longer scheduled (the consumer must stop).
     func takeAll() -> [Item] {
-        lock.lock()
-        defer { lock.unlock() }
-        if items.isEmpty {
-            drainScheduled = false
-            return []
+        locked { queue in
+            if queue.items.isEmpty {
+                queue.drainScheduled = false
+                return []
+            }
+            let batch = queue.items
+            queue.items = []
+            return batch
         }
-        let batch = items
-        items = []
-        return batch
     }
 
     /// Whether no item is queued (a drain may still be scheduled).
     var isEmpty: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return items.isEmpty
+        locked { $0.items.isEmpty }
     }
 }

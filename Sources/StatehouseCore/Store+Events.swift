@@ -10,7 +10,10 @@ extension Store {
     public func observeEvents(_ onEvent: @escaping @Sendable (R.Event) -> Void) -> ObservationToken {
         nextObservationID += 1
         let token = ObservationToken(rawValue: nextObservationID)
-        eventObservers[token] = onEvent
+        // A reducer without events (`Event == Never`) can never call it: not kept, so it costs nothing.
+        if R.Event.self != Never.self {
+            eventObservers.append((token, onEvent))
+        }
         return token
     }
 
@@ -31,7 +34,7 @@ extension Store {
             log("store \(name): dropped event of type \(type(of: event)), which is not a \(R.Event.self)")
             return
         }
-        for observer in eventObservers.values {
+        for (_, observer) in eventObservers {
             observer(event)
         }
     }

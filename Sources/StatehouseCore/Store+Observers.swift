@@ -1,6 +1,22 @@
 extension Store {
-    /// An observer callback; returns `false` when it wants to be removed.
-    typealias Observer = @Sendable (Snapshot<R.State>) -> Bool
+    /// A registered state observer: a plain callback (``observe(_:)``), or a stream's callback that
+    /// returns `false` when it wants to be removed (``states()``). Two cases rather than one wrapping
+    /// closure, so a plain observer costs no extra closure context.
+    enum Observer: Sendable {
+        case callback(@Sendable (Snapshot<R.State>) -> Void)
+        case untilFalse(@Sendable (Snapshot<R.State>) -> Bool)
+
+        /// Calls it; returns `false` when it wants to be removed.
+        func notify(_ snapshot: Snapshot<R.State>) -> Bool {
+            switch self {
+            case .callback(let onChange):
+                onChange(snapshot)
+                return true
+            case .untilFalse(let onChange):
+                return onChange(snapshot)
+            }
+        }
+    }
 
     /// Registers a synchronous observer, atomically with reading the current snapshot.
     ///
@@ -13,19 +29,15 @@ extension Store {
     public func observe(
         _ onChange: @escaping @Sendable (Snapshot<R.State>) -> Void
     ) -> (current: Snapshot<R.State>, token: ObservationToken) {
-        let token = addObserver { snapshot in
-            onChange(snapshot)
-            return true
-        }
-        return (snapshot, token)
+        (snapshot, addObserver(.callback(onChange)))
     }
 
     /// Removes an observer; after this returns it is not called again. Unknown tokens are ignored.
     ///
     /// - Parameter token: The token returned by ``observe(_:)`` or ``observeEvents(_:)``.
     public func removeObserver(_ token: ObservationToken) {
-        observers[token] = nil
-        eventObservers[token] = nil
+        observers.removeAll { $0.token == token }
+        eventObservers.removeAll { $0.token == token }
     }
 
     /// A stream of this store's snapshots for one consumer: first the current snapshot, then every
@@ -44,10 +56,11 @@ extension Store {
             bufferingPolicy: .bufferingNewest(1)
         )
         continuation.yield(snapshot)
-        let token = addObserver { snapshot in
-            if case .terminated = continuation.yield(snapshot) { return false }
-            return true
-        }
+        let token = addObserver(
+            .untilFalse { snapshot in
+                if case .terminated = continuation.yield(snapshot) { return false }
+                return true
+            })
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             Task { await self.removeObserver(token) }
@@ -60,21 +73,21 @@ extension Store {
         observers.count
     }
 
-    private func addObserver(_ observer: @escaping Observer) -> ObservationToken {
+    private func addObserver(_ observer: Observer) -> ObservationToken {
         nextObservationID += 1
         let token = ObservationToken(rawValue: nextObservationID)
-        observers[token] = observer
+        observers.append((token, observer))
         return token
     }
 
-    /// Calls every observer with `snapshot`; removes those that asked to be removed.
+    /// Calls every observer with `snapshot`, in registration order; removes those that asked to be removed.
     func notifyObservers(_ snapshot: Snapshot<R.State>) {
         var finished: [ObservationToken] = []
-        for (token, observer) in observers where !observer(snapshot) {
+        for (token, observer) in observers where !observer.notify(snapshot) {
             finished.append(token)
         }
-        for token in finished {
-            observers[token] = nil
+        if !finished.isEmpty {
+            observers.removeAll { finished.contains($0.token) }
         }
     }
 }

@@ -5,6 +5,9 @@ extension Store {
     /// closes every throttle window; every action enqueued after it is dropped (its completion never runs). The
     /// state and version stay as they were. Used when a hosted store is deleted.
     ///
+    /// State and event observers are released at the stop (never called again), so whatever they capture — often the
+    /// object that owns the store — is freed with it instead of being kept alive through a reference cycle.
+    ///
     /// - Parameter completion: Runs on the actor right after the stop with the final snapshot.
     public nonisolated func enqueueStop(completion: (@Sendable (Snapshot<R.State>) -> Void)? = nil) {
         pushControl(.stop, completion: completion)
@@ -18,5 +21,7 @@ extension Store {
             cancelRun(run)
         }
         closeAllThrottleWindows()
+        observers = []
+        eventObservers = []
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// it owns.
 ///
 /// ```
-///  enqueue/send (any thread) ──► mailbox (NSLock, FIFO) ──► drain on the actor:
+///  enqueue/send (any thread) ──► mailbox (pthread mutex, FIFO) ──► drain on the actor:
 ///      for each action: drop if its effect run was cancelled; reduce; bump version if the state
 ///      changed and call observers; start the returned effect; call the action's completion
 ///  effects (tasks owned by the store) ──► Send ──► mailbox
@@ -27,7 +27,7 @@ import Foundation
 ///
 /// ## Thread safety
 /// An actor. State, version, observers and effect bookkeeping are isolated to it. ``enqueue(_:completion:)``
-/// and ``send(_:)`` are `nonisolated`: they append to a lock-protected (NSLock) mailbox and return
+/// and ``send(_:)`` are `nonisolated`: they append to a lock-protected (pthread mutex) mailbox and return
 /// (or suspend) without hopping onto the actor; the actor drains the mailbox. Reducers and observer
 /// callbacks run on the actor, inside the drain, so they must be fast and must not block.
 public actor Store<R: Reducer> {
@@ -43,30 +43,20 @@ public actor Store<R: Reducer> {
     let logger: (@Sendable (String) -> Void)?
     let mailbox = Mailbox<Envelope>()
 
-    var observers: [ObservationToken: Observer] = [:]
-    var eventObservers: [ObservationToken: @Sendable (R.Event) -> Void] = [:]
+    /// In registration order; a short array (usually one entry) is a smaller heap block than a dictionary.
+    var observers: [(token: ObservationToken, observer: Observer)] = []
+    var eventObservers: [(token: ObservationToken, onEvent: @Sendable (R.Event) -> Void)] = []
     var taps: [@Sendable (ReducedAction<R.Action>) -> Void] = []
     var nextObservationID: UInt64 = 0
 
-    var runs: [RunID: RunRecord] = [:]
-    var runsByEffectID: [EffectID: Set<RunID>] = [:]
-    var tasks: [RunID: Task<Void, Never>] = [:]
-    var nextRunID: UInt64 = 0
     var isStarted = false
     /// Set by a stop: every action after it is dropped.
     var isStopped = false
     var droppedActions = 0
-
-    /// The settle group the reduce in progress belongs to (see `Store+Settle.swift`).
-    var currentGroup: SettleGroupID?
-    var settleGroups: [SettleGroupID: SettleGroup] = [:]
-    var nextSettleGroupID: UInt64 = 0
-    var timeoutWatcher: (task: Task<Void, Never>, deadline: Duration)?
-
-    var throttles: [EffectID: ThrottleWindow] = [:]
-    var nextThrottleWindowID: UInt64 = 0
     var resetEpoch: UInt64 = 0
-    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Effect runs, tasks, settle groups, throttle windows and idle waiters (see `Store+Bookkeeping.swift`);
+    /// `nil` until the first effect, settle or wait needs them, so a store that never runs one does not pay for them.
+    var bookkeeping: Bookkeeping?
 
     /// Creates a store. Nothing runs until actions arrive; ``Reducer/bind()`` runs at ``start()``.
     ///

@@ -26,4 +26,23 @@ import Testing
         #expect(await store.state.ticks == stopped.state.ticks)
         #expect(await store.runningEffectCount == 0)
     }
+
+    /// A stop releases the observers, so an owner captured by its own store's observer is freed (no cycle).
+    @Test func stopReleasesObservers() async {
+        final class Owner: Sendable {}
+        weak var weakOwner: Owner?
+        let store = Store(reducer: Script(script: { _ in .none }), state: .init())
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            _ = await store.observe { _ in withExtendedLifetime(owner) {} }
+        }
+        #expect(weakOwner != nil)
+        #expect(await store.observerCount == 1)
+        await withCheckedContinuation { continuation in
+            store.enqueueStop { _ in continuation.resume() }
+        }
+        #expect(await store.observerCount == 0)
+        #expect(weakOwner == nil)
+    }
 }

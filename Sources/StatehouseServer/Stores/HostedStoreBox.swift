@@ -12,8 +12,9 @@ final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable
     let name: String
     let reducerName: String
     let fanout: StoreFanout
-    /// Loop-confined (see ``IdempotencyCache``).
-    let idempotency = IdempotencyCache()
+    /// Loop-confined (see ``IdempotencyCache``), and so is its lazy creation: made on the first keyed action, so a
+    /// store that never sees an idempotency key never has one.
+    lazy var idempotency = IdempotencyCache()
     private let store: Store<R>
     private let cacheLock = NSLock()
     private var cached: StateReply?

@@ -8,8 +8,12 @@ import JSONPatch
 /// Not locked itself: ``StoreFanout`` owns it and uses it under its lock.
 struct StoreHistory {
     /// Random for the life of this history: a client holding `epoch` + `version` may resume while both match.
+    /// At most 15 hex digits (60 random bits), so the string is stored inline (no heap block).
     let epoch: String
     let capacity: Int
+    /// The only entry until a second version is recorded: held inline, so an idle store's history has no array.
+    private var first: Entry
+    /// Every held entry from `head` on once a second version was recorded (the first among them); empty before.
     private var entries: [Entry] = []
     private var head = 0
 
@@ -20,13 +24,17 @@ struct StoreHistory {
     }
 
     init(capacity: Int, initial version: UInt64, json: [UInt8]) {
-        epoch = String(UInt64.random(in: .min ... .max), radix: 16)
+        epoch = String(UInt64.random(in: 0..<(1 << 60)), radix: 16)
         self.capacity = max(capacity, 1)
-        entries = [Entry(version: version, json: json, value: nil)]
+        first = Entry(version: version, json: json, value: nil)
     }
 
     /// Appends the state of `version` (versions arrive in order) and forgets the oldest beyond `capacity`.
     mutating func record(version: UInt64, json: [UInt8]) {
+        if entries.isEmpty {
+            entries.append(first)
+            first = Entry(version: first.version, json: [], value: nil)
+        }
         entries.append(Entry(version: version, json: json, value: nil))
         if entries.count - head > capacity { head += 1 }
         if head >= capacity {
@@ -35,8 +43,8 @@ struct StoreHistory {
         }
     }
 
-    var newest: Entry { entries[entries.count - 1] }
-    var oldestVersion: UInt64 { entries[head].version }
+    var newest: Entry { entries.last ?? first }
+    var oldestVersion: UInt64 { entries.isEmpty ? first.version : entries[head].version }
 
     /// Whether `version` of this epoch is still held.
     func covers(_ version: UInt64, epoch: String) -> Bool {
@@ -46,10 +54,15 @@ struct StoreHistory {
     /// The parsed state of `version` (parsed on first use, then kept), or nil when it is no longer held.
     mutating func value(at version: UInt64) -> JSONValue? {
         guard version >= oldestVersion, version <= newest.version else { return nil }
-        let index = head + Int(version - oldestVersion)
-        if let value = entries[index].value { return value }
-        let parsed = (try? JSONValue(parsing: entries[index].json)) ?? .null
-        entries[index].value = parsed
+        if entries.isEmpty { return Self.parsed(&first) }
+        return Self.parsed(&entries[head + Int(version - oldestVersion)])
+    }
+
+    /// The entry's parsed JSON, parsed now and kept if not yet.
+    private static func parsed(_ entry: inout Entry) -> JSONValue {
+        if let value = entry.value { return value }
+        let parsed = (try? JSONValue(parsing: entry.json)) ?? .null
+        entry.value = parsed
         return parsed
     }
 

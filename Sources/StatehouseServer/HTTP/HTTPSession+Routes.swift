@@ -103,10 +103,10 @@ extension HTTPSession {
             }
         }
         let loop = context.loop
-        let cache = store.idempotency
+        let cache = key.map { _ in store.idempotency }  // only keyed actions make a store's cache
         let done: @Sendable (IdempotencyCache.Outcome) -> Void = { outcome in
             loop.execute {
-                if let key { cache.complete(key, with: outcome) }
+                if let key, let cache { cache.complete(key, with: outcome) }
                 answer(outcome, false)
             }
         }

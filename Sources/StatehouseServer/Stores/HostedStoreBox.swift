@@ -12,12 +12,22 @@ final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable
     let name: String
     let reducerName: String
     let fanout: StoreFanout
-    /// Loop-confined (see ``IdempotencyCache``), and so is its lazy creation: made on the first keyed action, so a
-    /// store that never sees an idempotency key never has one.
-    lazy var idempotency = IdempotencyCache()
     private let store: Store<R>
+    /// Guards `cached` and `idempotencyCache`.
     private let cacheLock = NSLock()
     private var cached: StateReply?
+    private var idempotencyCache: IdempotencyCache?
+
+    /// Made on the first keyed action (any loop may ask first), so a store that never sees an idempotency key
+    /// never has one.
+    var idempotency: IdempotencyCache {
+        cacheLock.withLock {
+            if let cache = idempotencyCache { return cache }
+            let cache = IdempotencyCache()
+            idempotencyCache = cache
+            return cache
+        }
+    }
 
     init(name: String, reducerName: String, state: R.State, historySize: Int) {
         self.name = name

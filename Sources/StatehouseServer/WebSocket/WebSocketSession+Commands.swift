@@ -123,10 +123,10 @@ extension WebSocketSession {
                 }
             }
             let loop = context.loop
-            let cache = store.idempotency
+            let cache = id.map { _ in store.idempotency }  // only keyed actions make a store's cache
             action.submit { [self] reply in
                 loop.execute { [self] in
-                    if let id { cache.complete(id, with: .reduced(reply)) }
+                    if let id, let cache { cache.complete(id, with: .reduced(reply)) }
                     acknowledged(ref: ref, version: reply.version)
                 }
             }

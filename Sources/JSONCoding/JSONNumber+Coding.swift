@@ -25,7 +25,8 @@ extension JSONNumber {
     }
 
     /// The number as `Float` or `Double`, correctly rounded; nil when it overflows to infinity or underflows to
-    /// zero from a non-zero text (`1e39` as `Float`, `1e-400`), as swift-foundation's `JSONDecoder` rejects them.
+    /// zero from a text with a non-zero digit (`1e39` as `Float`, `1e-400`, and also `0e5`), as
+    /// swift-foundation's `JSONDecoder` rejects them.
     func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(as type: T.Type) -> T? {
         var text = self.text
         return text.withUTF8 { bytes in
@@ -84,11 +85,11 @@ extension JSONNumber {
         return value
     }
 
-    /// Whether every digit of the significand (before any exponent) is `0`.
+    /// Whether the text has no digit 1–9 at all. Like Foundation this includes the exponent, so `0e5`, which
+    /// reads as zero, counts as an underflow and is rejected.
     private static func isZeroText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes {
-            if byte | 0x20 == UInt8(ascii: "e") { return true }
-            if byte >= UInt8(ascii: "1"), byte <= UInt8(ascii: "9") { return false }
+        for byte in bytes where byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") {
+            return false
         }
         return true
     }

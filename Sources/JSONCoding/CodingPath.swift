@@ -55,29 +55,44 @@ struct NamedKey: CodingKey {
     static let superKey = NamedKey("super")
 }
 
-/// Where a container sits: the first `depth` steps of its coder's path stack, then `suffix` (non-empty only for
-/// nested containers, which have no stack frame of their own). Materialized into `[CodingKey]` only on demand.
+/// Where a container sits: the first `depth` steps of its coder's path stack, then `suffix` and `last` (set only
+/// for nested containers, which have no stack frame of their own; the first nested step is kept inline in
+/// `last`, so a singly nested container allocates nothing). Materialized into `[CodingKey]` only on demand.
 ///
 /// The stack prefix is valid while the container is used inside the `init(from:)` / `encode(to:)` call that
 /// created it (the Codable contract); a container kept past that call may report a wrong path.
 struct PathPosition {
     var depth: Int
     var suffix: [PathKey] = []
+    var last: PathKey?
+
+    init(depth: Int) {
+        self.depth = depth
+    }
 
     /// This position extended by `key` (for a nested container).
     func appending(_ key: PathKey) -> PathPosition {
         var copy = self
-        copy.suffix.append(key)
+        if let last { copy.suffix.append(last) }
+        copy.last = key
         return copy
     }
 
-    /// The full path, reading the stack prefix from `stack`, optionally followed by `last`.
-    func codingPath(in stack: [PathKey], then last: PathKey? = nil) -> [any CodingKey] {
+    /// Appends the steps after the stack prefix to `stack`.
+    func pushSteps(onto stack: inout [PathKey]) {
+        guard let last else { return }
+        if !suffix.isEmpty { stack.append(contentsOf: suffix) }
+        stack.append(last)
+    }
+
+    /// The full path, reading the stack prefix from `stack`, optionally followed by `final`.
+    func codingPath(in stack: [PathKey], then final: PathKey? = nil) -> [any CodingKey] {
         var path: [any CodingKey] = []
-        path.reserveCapacity(depth + suffix.count + 1)
+        path.reserveCapacity(depth + suffix.count + 2)
         for step in stack.prefix(depth) { path.append(step.codingKey) }
         for step in suffix { path.append(step.codingKey) }
         if let last { path.append(last.codingKey) }
+        if let final { path.append(final.codingKey) }
         return path
     }
 }

@@ -25,18 +25,18 @@ public struct JSONBytesEncoder: Sendable {
     ///   nothing; any error thrown by `encode(to:)`.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = BytesEncoder()
-        try encoder.encodeValue(value, at: PathPosition(depth: 0), nil, base: 0)
-        if encoder.topLevelWasEmpty {
+        try encoder.encodeValue(value, in: .frame, nil)
+        if encoder.state.pointee.topLevelWasEmpty {
             throw EncodingError.invalidValue(
                 value,
                 EncodingError.Context(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
         }
-        if encoder.depthExceeded {
+        if encoder.state.pointee.depthExceeded {
             throw EncodingError.invalidValue(
                 value,
                 EncodingError.Context(
                     codingPath: [], debugDescription: "Containers nested 512 or more deep cannot be written as JSON."))
         }
-        return encoder.buffer
+        return encoder.output
     }
 }

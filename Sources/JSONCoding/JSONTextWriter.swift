@@ -44,6 +44,22 @@ enum JSONTextWriter {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
+    /// `true` / `false`.
+    static func writeBool(_ value: Bool, into buffer: inout [UInt8]) {
+        if value {
+            buffer.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
+        } else {
+            buffer.append(contentsOf: [
+                UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e"),
+            ])
+        }
+    }
+
+    /// `null`.
+    static func writeNull(into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+    }
+
     /// Decimal digits of `value`, with `-` when negative.
     static func writeInteger<T: FixedWidthInteger>(_ value: T, into buffer: inout [UInt8]) {
         if T.bitWidth > 64 {

@@ -8,34 +8,37 @@
 /// Confined to the encode call that created it.
 struct KeyedBytesContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: BytesEncoder
-    let node: EncodingNode
+    let node: NodeHandle
 
-    var codingPath: [any CodingKey] { node.position.codingPath(in: encoder.path) }
+    var codingPath: [any CodingKey] { position.codingPath(in: encoder.state.pointee.path) }
+
+    private var position: PathPosition { encoder.state.pointee.nodes[node.index].position }
+    private var depth: Int { encoder.state.pointee.nodes[node.index].depth }
 
     private func member(_ key: Key, _ write: (BytesEncoder) throws -> Void) rethrows {
         let name = key.stringValue
         let element = encoder.beginMember(of: node, key: name)
         try write(encoder)
-        encoder.endMember(element, of: node, key: name)
+        encoder.endMember(element, of: node)
     }
 
     private func integer<T: FixedWidthInteger>(_ value: T, _ key: Key) {
-        member(key) { JSONTextWriter.writeInteger(value, into: &$0.buffer) }
+        member(key) { $0.write { JSONTextWriter.writeInteger(value, into: &$0) } }
     }
 
     mutating func encodeNil(forKey key: Key) throws { member(key) { $0.writeNull() } }
     mutating func encode(_ value: Bool, forKey key: Key) throws { member(key) { $0.writeBool(value) } }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
-        member(key) { JSONTextWriter.writeString(value, into: &$0.buffer) }
+        member(key) { $0.write { JSONTextWriter.writeString(value, into: &$0) } }
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try member(key) { try $0.writeDouble(value, at: node.position, .key(key)) }
+        try member(key) { try $0.writeDouble(value, in: .node(node), .key(key)) }
     }
 
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        try member(key) { try $0.writeFloat(value, at: node.position, .key(key)) }
+        try member(key) { try $0.writeFloat(value, in: .node(node), .key(key)) }
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws { integer(value, key) }
@@ -52,7 +55,7 @@ struct KeyedBytesContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt128, forKey key: Key) throws { integer(value, key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try member(key) { try $0.encodeValue(value, at: node.position, .key(key), base: node.depth) }
+        try member(key) { try $0.encodeValue(value, in: .node(node), .key(key)) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -65,13 +68,13 @@ struct KeyedBytesContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         UnkeyedBytesContainer(encoder: encoder, node: nestedNode(keyed: false, key))
     }
 
-    private func nestedNode(keyed: Bool, _ key: Key) -> EncodingNode {
-        var child: EncodingNode?
+    private func nestedNode(keyed: Bool, _ key: Key) -> NodeHandle {
+        var child: NodeHandle?
         encoder.addSlotMember(of: node, key: key.stringValue) {
             let made = encoder.makeNode(
-                keyed: keyed, depth: node.depth + 1, position: node.position.appending(.key(key)))
+                keyed: keyed, depth: depth + 1, position: position.appending(.key(key)))
             child = made
-            return .container(made)
+            return .container(made.index)
         }
         return child!
     }
@@ -87,7 +90,7 @@ struct KeyedBytesContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private func superEncoder(named name: String, _ step: PathKey) -> any Encoder {
-        let superEncoder = SuperEncoder(main: encoder, position: node.position.appending(step), base: node.depth)
+        let superEncoder = SuperEncoder(main: encoder, position: position.appending(step), base: depth)
         encoder.addSlotMember(of: node, key: name) { .encoder(superEncoder) }
         return superEncoder
     }

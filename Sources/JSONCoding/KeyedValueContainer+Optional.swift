@@ -32,11 +32,13 @@ extension KeyedValueContainer {
         return try decoder.unwrap(value, as: type, at: position, .key(key))
     }
 
+    @inline(__always)
     private func integral<T: FixedWidthInteger>(_ key: Key) throws -> T? {
         guard let value = presentValue(for: key) else { return nil }
         return try decoder.integer(value, as: T.self, at: position, .key(key))
     }
 
+    @inline(__always)
     private func floating<T: BinaryFloatingPoint & LosslessStringConvertible>(_ key: Key) throws -> T? {
         guard let value = presentValue(for: key) else { return nil }
         return try decoder.floatingPoint(value, as: T.self, at: position, .key(key))

@@ -15,7 +15,14 @@ struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { position.codingPath(in: decoder.path) }
 
     /// The object's keys that `Key` accepts, in member order.
-    var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(object.count)
+        for name in object.keys {
+            if let key = Key(stringValue: name) { keys.append(key) }
+        }
+        return keys
+    }
 
     func contains(_ key: Key) -> Bool { object.position(of: key.stringValue) != nil }
 
@@ -32,10 +39,14 @@ struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return value
     }
 
+    // Inlined so that `T` is concrete at the call: the container is generic over `Key`, and a helper generic over
+    // both would otherwise run unspecialized.
+    @inline(__always)
     private func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
         try decoder.integer(value(for: key), as: T.self, at: position, .key(key))
     }
 
+    @inline(__always)
     private func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ key: Key) throws -> T {
         try decoder.floatingPoint(value(for: key), as: T.self, at: position, .key(key))
     }

@@ -19,7 +19,9 @@ final class SuperEncoder: Encoder, SingleValueEncodingContainer {
         self.base = base
     }
 
-    var codingPath: [any CodingKey] { position.codingPath(in: main.path) }
+    private var anchor: PathAnchor { .fixed(position, base: base) }
+
+    var codingPath: [any CodingKey] { position.codingPath(in: main.state.pointee.path) }
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -43,20 +45,20 @@ final class SuperEncoder: Encoder, SingleValueEncodingContainer {
         guard case .empty = root else {
             preconditionFailure("Attempt to encode value through single value container when previously value already encoded.")
         }
-        let start = main.buffer.count
+        let start = main.state.pointee.buffer.count
         try write(main)
-        root = .single(start..<main.buffer.count)
+        root = .single(start..<main.state.pointee.buffer.count)
     }
 
     private func integer<T: FixedWidthInteger>(_ value: T) {
-        single { JSONTextWriter.writeInteger(value, into: &$0.buffer) }
+        single { $0.write { JSONTextWriter.writeInteger(value, into: &$0) } }
     }
 
     func encodeNil() throws { single { $0.writeNull() } }
     func encode(_ value: Bool) throws { single { $0.writeBool(value) } }
-    func encode(_ value: String) throws { single { JSONTextWriter.writeString(value, into: &$0.buffer) } }
-    func encode(_ value: Double) throws { try single { try $0.writeDouble(value, at: position, nil) } }
-    func encode(_ value: Float) throws { try single { try $0.writeFloat(value, at: position, nil) } }
+    func encode(_ value: String) throws { single { $0.write { JSONTextWriter.writeString(value, into: &$0) } } }
+    func encode(_ value: Double) throws { try single { try $0.writeDouble(value, in: anchor, nil) } }
+    func encode(_ value: Float) throws { try single { try $0.writeFloat(value, in: anchor, nil) } }
     func encode(_ value: Int) throws { integer(value) }
     func encode(_ value: Int8) throws { integer(value) }
     func encode(_ value: Int16) throws { integer(value) }
@@ -71,6 +73,6 @@ final class SuperEncoder: Encoder, SingleValueEncodingContainer {
     func encode(_ value: UInt128) throws { integer(value) }
 
     func encode<T: Encodable>(_ value: T) throws {
-        try single { try $0.encodeValue(value, at: position, nil, base: base) }
+        try single { try $0.encodeValue(value, in: anchor, nil) }
     }
 }

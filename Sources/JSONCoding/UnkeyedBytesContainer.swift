@@ -5,35 +5,38 @@
 /// Confined to the encode call that created it.
 struct UnkeyedBytesContainer: UnkeyedEncodingContainer {
     let encoder: BytesEncoder
-    let node: EncodingNode
+    let node: NodeHandle
 
-    var codingPath: [any CodingKey] { node.position.codingPath(in: encoder.path) }
+    var codingPath: [any CodingKey] { position.codingPath(in: encoder.state.pointee.path) }
+
+    private var position: PathPosition { encoder.state.pointee.nodes[node.index].position }
+    private var depth: Int { encoder.state.pointee.nodes[node.index].depth }
 
     /// The number of elements encoded so far.
-    var count: Int { node.elements.count }
+    var count: Int { encoder.state.pointee.nodes[node.index].count }
 
     private func element(_ write: (BytesEncoder) throws -> Void) rethrows {
         let element = encoder.beginMember(of: node, key: nil)
         try write(encoder)
-        encoder.endMember(element, of: node, key: nil)
+        encoder.endMember(element, of: node)
     }
 
     private func integer<T: FixedWidthInteger>(_ value: T) {
-        element { JSONTextWriter.writeInteger(value, into: &$0.buffer) }
+        element { $0.write { JSONTextWriter.writeInteger(value, into: &$0) } }
     }
 
     mutating func encodeNil() throws { element { $0.writeNull() } }
     mutating func encode(_ value: Bool) throws { element { $0.writeBool(value) } }
-    mutating func encode(_ value: String) throws { element { JSONTextWriter.writeString(value, into: &$0.buffer) } }
+    mutating func encode(_ value: String) throws { element { $0.write { JSONTextWriter.writeString(value, into: &$0) } } }
 
     mutating func encode(_ value: Double) throws {
         let index = count
-        try element { try $0.writeDouble(value, at: node.position, .index(index)) }
+        try element { try $0.writeDouble(value, in: .node(node), .index(index)) }
     }
 
     mutating func encode(_ value: Float) throws {
         let index = count
-        try element { try $0.writeFloat(value, at: node.position, .index(index)) }
+        try element { try $0.writeFloat(value, in: .node(node), .index(index)) }
     }
 
     mutating func encode(_ value: Int) throws { integer(value) }
@@ -51,7 +54,7 @@ struct UnkeyedBytesContainer: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count
-        try element { try $0.encodeValue(value, at: node.position, .index(index), base: node.depth) }
+        try element { try $0.encodeValue(value, in: .node(node), .index(index)) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -64,13 +67,13 @@ struct UnkeyedBytesContainer: UnkeyedEncodingContainer {
         UnkeyedBytesContainer(encoder: encoder, node: nestedNode(keyed: false))
     }
 
-    private func nestedNode(keyed: Bool) -> EncodingNode {
-        let position = node.position.appending(.index(count))
-        var child: EncodingNode?
+    private func nestedNode(keyed: Bool) -> NodeHandle {
+        let position = position.appending(.index(count))
+        var child: NodeHandle?
         encoder.addSlotMember(of: node, key: nil) {
-            let made = encoder.makeNode(keyed: keyed, depth: node.depth + 1, position: position)
+            let made = encoder.makeNode(keyed: keyed, depth: depth + 1, position: position)
             child = made
-            return .container(made)
+            return .container(made.index)
         }
         return child!
     }
@@ -78,7 +81,7 @@ struct UnkeyedBytesContainer: UnkeyedEncodingContainer {
     /// An encoder for a new element at the current end.
     mutating func superEncoder() -> any Encoder {
         let superEncoder = SuperEncoder(
-            main: encoder, position: node.position.appending(.index(count)), base: node.depth)
+            main: encoder, position: position.appending(.index(count)), base: depth)
         encoder.addSlotMember(of: node, key: nil) { .encoder(superEncoder) }
         return superEncoder
     }

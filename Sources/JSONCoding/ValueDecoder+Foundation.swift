@@ -11,9 +11,10 @@ import JSONPatch
 /// Foundation is only touched when `T` is one of these types.
 extension ValueDecoder {
     func decodeFoundationType<T>(
-        _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: PathKey?
-    ) throws -> T? {
-        if T.self == Data.self {
+        _ kind: DirectKind, _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: PathKey?
+    ) throws -> T {
+        switch kind {
+        case .data:
             let text: String
             switch value {
             case .string(let string): text = string
@@ -23,27 +24,34 @@ extension ValueDecoder {
             guard let data = Data(base64Encoded: text) else {
                 throw dataCorrupted("Encountered Data is not valid Base64.", at: position, key)
             }
-            return (data as! T)
-        }
-        if T.self == URL.self {
+            return data as! T
+        case .url:
             if case .null = value { throw valueNotFound(URL.self, at: position, key) }
             guard let url = URL(string: try string(value, at: position, key)) else {
                 throw dataCorrupted("Invalid URL string.", at: position, key)
             }
-            return (url as! T)
-        }
-        if T.self == Decimal.self {
+            return url as! T
+        default:
             switch value {
             case .number(let number):
                 guard let decimal = Decimal(string: number.text) else {
                     throw dataCorrupted(
                         "Parsed JSON number <\(number.text)> does not fit in Decimal.", at: position, key)
                 }
-                return (decimal as! T)
+                return decimal as! T
             case .null: throw valueNotFound(Decimal.self, at: position, key)
             default: throw typeMismatch(Decimal.self, found: value, at: position, key)
             }
         }
+    }
+}
+
+extension DirectKind {
+    /// `.data`, `.url` or `.decimal` for those Foundation types, else nil.
+    static func foundationKind(of type: Any.Type) -> DirectKind? {
+        if type == Data.self { return .data }
+        if type == URL.self { return .url }
+        if type == Decimal.self { return .decimal }
         return nil
     }
 }

@@ -69,20 +69,20 @@ final class ValueDecoder: Decoder {
         }
     }
 
-    /// Decodes `T` from `value`, which sits at `position` followed by `key`. Scalars, `Data`, `URL` and `Decimal`
-    /// are converted directly; any other type runs its `init(from:)` on this decoder in a new frame.
+    /// Decodes `T` from `value`, which sits at `position` followed by `key`. Scalars, arrays of scalars, `Data`,
+    /// `URL` and `Decimal` are converted directly; any other type runs its `init(from:)` on this decoder in a new frame.
     func unwrap<T: Decodable>(_ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: PathKey?) throws -> T {
-        if let direct = try decodeDirectly(value, as: T.self, at: position, key) {
-            return direct
+        if let kind = DirectKind.of(T.self) {
+            return try decodeDirectly(kind, value, as: T.self, at: position, key)
         }
         let savedValue = current
         let savedCount = path.count
-        path.append(contentsOf: position.suffix)
+        position.pushSteps(onto: &path)
         if let key { path.append(key) }
         current = value
         defer {
             current = savedValue
-            path.removeSubrange(savedCount...)
+            if path.count > savedCount { path.removeLast(path.count - savedCount) }
         }
         return try T(from: self)
     }
@@ -90,7 +90,7 @@ final class ValueDecoder: Decoder {
     /// A separate decoder for `value` at `position` + `key`, for `superDecoder()`: it may outlive this frame.
     func detachedDecoder(for value: JSONValue, at position: PathPosition, _ key: PathKey) -> ValueDecoder {
         var steps = Array(path.prefix(position.depth))
-        steps.append(contentsOf: position.suffix)
+        position.pushSteps(onto: &steps)
         steps.append(key)
         return ValueDecoder(value: value, path: steps)
     }

@@ -106,6 +106,13 @@ import Testing
         expectAgreement([Int: String].self, [#"{"1":"a","-2":"b"}"#, #"{"1":"a","x":"b"}"#, #"{"1.0":"a"}"#, "[]"])
         expectAgreement([String: [Int?]].self, [#"{"a":[1,null]}"#, #"{"a":null}"#, #"{"a":[true]}"#])
         expectAgreement([Int?].self, ["[null,1]", "[]", "null"])
+        let arrays = ["[1,2]", "[1,\"x\"]", "null", "{}", "[1.5]", "[null]", "[true]", "[\"a\"]", "[1e400]", "[]"]
+        expectAgreement([Int].self, arrays)
+        expectAgreement([Double].self, arrays)
+        expectAgreement([String].self, arrays)
+        expectAgreement([Bool].self, arrays)
+        expectAgreement([String: [Int]].self, arrays.map { "{\"k\":\($0)}" })
+        expectAgreement([[Double]].self, arrays.map { "[[],\($0)]" })
     }
 
     @Test func manualContainersAndClassHierarchies() throws {

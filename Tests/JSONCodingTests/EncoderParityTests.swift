@@ -56,6 +56,10 @@ import Testing
         try expectSameBytes([Int]())
         try expectSameBytes([String: Int]())
         try expectSameBytes([[[Int]]]([[[]], [[1, 2], []]]))
+        try expectSameBytes(["i": [1, -2]] as [String: [Int]])
+        try expectSameBytes([["a", "/"], []] as [[String]])
+        try expectSameBytes([[0.1, -0.0, 1e21], []] as [[Double]])
+        try expectSameBytes([[true, false]] as [[Bool]])
         try expectSameBytes([[String: [Int?]]]([["a": [nil, 1]], [:]]))
         try expectSameBytes(["outer": ["inner": ["x": 1]]])
         try expectSameBytes([Int?]([nil, nil]))
@@ -72,14 +76,14 @@ import Testing
 
     @Test func floatingPointText() throws {
         let doubles: [Double] = [
-            1.0, 0.1, 1e-7, 1e21, 1e20, -0.0, 0, 123456789.0, 1e16, 1e15, 5e-324, .greatestFiniteMagnitude,
+            1.0, 0.1, 1e-7, 1e21, 1e20, -0.0, 0, 123456789.0, 1e16, 1e15, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
             0.000001, 0.0001, 100, 1234567890123456789.0, 2.5e-5, 9007199254740991, 9007199254740992,
-            9007199254740993, -9007199254740992, 4503599627370495.5, 1.5, -2.75, 1 / 3.0, 0.30000000000000004,
+            9007199254740994, -9007199254740992, 4503599627370495.5, 1.5, -2.75, 1 / 3.0, 0.30000000000000004,
             .leastNormalMagnitude, .ulpOfOne, 1e-5, 1e-4, 12345.678,
         ]
         try expectSameBytes(doubles)
         let floats: [Float] = [
-            0.1, 1, 1e-7, .greatestFiniteMagnitude, 1e21, 16_777_216, 16_777_215, 16_777_217, 0.3, -0.0, 1e8, 99_999_999,
+            0.1, 1, 1e-7, .greatestFiniteMagnitude, 1e21, 16_777_216, 16_777_215, 16_777_218, 0.3, -0.0, 1e8, Float(99_999_999 as Int),
             .leastNonzeroMagnitude, 3.14159,
         ]
         try expectSameBytes(floats)
@@ -124,6 +128,12 @@ import Testing
             Issue.record("expected an error")
         } catch EncodingError.invalidValue(_, let context) {
             #expect(context.codingPath.map(\.stringValue) == ["a", "Index 1"])
+        }
+        do {
+            _ = try JSONBytesEncoder().encode(["a": [[1.0], [2.0, .infinity]]])
+            Issue.record("expected an error")
+        } catch EncodingError.invalidValue(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["a", "Index 1", "Index 1"])
         }
     }
 }

@@ -22,6 +22,8 @@ struct KeyedBytesContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         encoder.endMember(element, of: node)
     }
 
+    // Inlined so that `T` is concrete at the call (a helper generic over both `Key` and `T` runs unspecialized).
+    @inline(__always)
     private func integer<T: FixedWidthInteger>(_ value: T, _ key: Key) {
         member(key) { $0.write { JSONTextWriter.writeInteger(value, into: &$0) } }
     }

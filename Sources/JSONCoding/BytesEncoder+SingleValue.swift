@@ -1,0 +1,43 @@
+/// The encoder is the single-value container of the current level: one value per level, written in place.
+extension BytesEncoder: SingleValueEncodingContainer {
+    /// The buffer offset where the level's single value starts.
+    /// Encoding a second value, or a value after a container, is a programming error (as in Foundation).
+    private func beginSingle() -> Int {
+        guard case .empty = state.pointee.root else {
+            preconditionFailure("Attempt to encode value through single value container when previously value already encoded.")
+        }
+        return state.pointee.buffer.count
+    }
+
+    private func single(_ write: (BytesEncoder) throws -> Void) rethrows {
+        let start = beginSingle()
+        try write(self)
+        state.pointee.root = .single(start..<state.pointee.buffer.count)
+    }
+
+    private func integer<T: FixedWidthInteger>(_ value: T) {
+        single { $0.write { JSONTextWriter.writeInteger(value, into: &$0) } }
+    }
+
+    func encodeNil() throws { single { $0.writeNull() } }
+    func encode(_ value: Bool) throws { single { $0.writeBool(value) } }
+    func encode(_ value: String) throws { single { $0.write { JSONTextWriter.writeString(value, into: &$0) } } }
+    func encode(_ value: Double) throws { try single { try $0.writeDouble(value, in: .frame, nil) } }
+    func encode(_ value: Float) throws { try single { try $0.writeFloat(value, in: .frame, nil) } }
+    func encode(_ value: Int) throws { integer(value) }
+    func encode(_ value: Int8) throws { integer(value) }
+    func encode(_ value: Int16) throws { integer(value) }
+    func encode(_ value: Int32) throws { integer(value) }
+    func encode(_ value: Int64) throws { integer(value) }
+    func encode(_ value: Int128) throws { integer(value) }
+    func encode(_ value: UInt) throws { integer(value) }
+    func encode(_ value: UInt8) throws { integer(value) }
+    func encode(_ value: UInt16) throws { integer(value) }
+    func encode(_ value: UInt32) throws { integer(value) }
+    func encode(_ value: UInt64) throws { integer(value) }
+    func encode(_ value: UInt128) throws { integer(value) }
+
+    func encode<T: Encodable>(_ value: T) throws {
+        try single { try $0.encodeValue(value, in: .frame, nil) }
+    }
+}

@@ -1,0 +1,161 @@
+import JSONPatch
+
+/// Number conversions with the semantics of swift-foundation's `JSONDecoder` (checked against it in the tests).
+extension JSONNumber {
+    /// The number as the integer type `T`, or nil when it is not representable.
+    ///
+    /// Rules (swift-foundation's, including its quirks):
+    /// - plain integer text (`-?[0-9]+`) converts exactly when in range: `255` → `UInt8` 255, `256` → nil;
+    /// - other text (`1.0`, `1e2`, `10e-1`) is read as a `Double` first, which must be integral and in range
+    ///   (`1.5` → nil, `1e20` → nil for `Int`); below 2^53 that `Double` is the result;
+    /// - at or above 2^53 the exact decimal value is used instead, truncated toward zero
+    ///   (`9007199254740993.0` → 9007199254740993, `9007199254740993.5` → 9007199254740993), its significant
+    ///   digits must fit in `UInt64`, and a negative result must be one more than `T.min`
+    ///   (`-9223372036854775808.0` → nil for `Int64`). Texts with more than 38 significant digits may differ
+    ///   from Foundation, which rounds them to 38 digits first.
+    func integer<T: FixedWidthInteger>(as type: T.Type) -> T? {
+        var text = self.text
+        return text.withUTF8 { bytes in
+            if let plain = Self.plainInteger(bytes, as: T.self) { return plain }
+            guard let double = Double(self.text) else { return nil }
+            guard let exact = T(exactly: double) else { return nil }
+            if double.magnitude < 9_007_199_254_740_992 { return exact }
+            return Self.decimalInteger(bytes, as: T.self)
+        }
+    }
+
+    /// The number as `Float` or `Double`, correctly rounded; nil when it overflows to infinity or underflows to
+    /// zero from a text with a non-zero digit (`1e39` as `Float`, `1e-400`, and also `0e5`), as
+    /// swift-foundation's `JSONDecoder` rejects them.
+    func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(as type: T.Type) -> T? {
+        var text = self.text
+        return text.withUTF8 { bytes in
+            if bytes.count <= 15, let small = Self.plainInteger(bytes, as: Int64.self) {
+                return T(small)  // exact in Double; correctly rounded in Float, like strtof
+            }
+            guard let value = T(self.text), value.isFinite else { return nil }
+            if value == 0, !Self.isZeroText(bytes) { return nil }
+            return value
+        }
+    }
+
+    /// `-?[0-9]+` parsed exactly into `T`; nil for other text or when out of range.
+    static func plainInteger<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type) -> T? {
+        var index = 0
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        guard index < bytes.count else { return nil }
+        var value: T = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) =
+                negative
+                ? times10.subtractingReportingOverflow(T(digit)) : times10.addingReportingOverflow(T(digit))
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
+            index += 1
+        }
+        return value
+    }
+
+    /// The exact decimal value truncated toward zero, when its significant digits fit in `UInt64` (Foundation's
+    /// `Decimal` route for integers of 2^53 and above).
+    private static func decimalInteger<T: FixedWidthInteger>(
+        _ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type
+    ) -> T? {
+        let parts = DecimalParts(bytes)
+        guard var magnitude = parts.significand else { return nil }
+        if parts.exponent < 0 {
+            for _ in 0..<min(-parts.exponent, 20) { magnitude /= 10 }
+        } else {
+            for _ in 0..<min(parts.exponent, 20) {
+                let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                magnitude = product
+            }
+            if parts.exponent > 20, magnitude != 0 { return nil }
+        }
+        guard let value = T(exactly: magnitude) else { return nil }
+        if parts.negative {
+            guard T.isSigned else { return nil }
+            return 0 - value
+        }
+        return value
+    }
+
+    /// Whether the text has no digit 1–9 at all. Like Foundation this includes the exponent, so `0e5`, which
+    /// reads as zero, counts as an underflow and is rejected.
+    private static func isZeroText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") {
+            return false
+        }
+        return true
+    }
+}
+
+/// Valid JSON number text split into sign, significant digits (as `UInt64`, trailing zeros removed) and a
+/// power-of-ten exponent: value = ±significand × 10^exponent.
+private struct DecimalParts {
+    var negative = false
+    /// nil when the significant digits do not fit in `UInt64`.
+    var significand: UInt64? = 0
+    var exponent = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var digits: [UInt8] = []
+        var index = 0
+        if bytes.first == UInt8(ascii: "-") {
+            negative = true
+            index = 1
+        }
+        var fractionDigits = 0
+        var inFraction = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                inFraction = true
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                exponent = Self.exponent(bytes, from: index + 1)
+                break
+            } else {
+                if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte) }
+                if inFraction { fractionDigits += 1 }
+            }
+            index += 1
+        }
+        exponent -= fractionDigits
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        var value: UInt64 = 0
+        for digit in digits {
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+            if overflow1 || overflow2 {
+                significand = nil
+                return
+            }
+            value = sum
+        }
+        significand = value
+    }
+
+    /// `[+-]?[0-9]+` from `start`, clamped to ±10^6 (far beyond any 64-bit integer).
+    private static func exponent(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        var sign = 1
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            if bytes[index] == UInt8(ascii: "-") { sign = -1 }
+            index += 1
+        }
+        var value = 0
+        while index < bytes.count {
+            value = min(value * 10 + Int(bytes[index] &- UInt8(ascii: "0")), 1_000_000)
+            index += 1
+        }
+        return sign * value
+    }
+}

@@ -1,0 +1,150 @@
+import JSONPatch
+
+/// Scalar conversions shared by all containers. `position` + `key` locate the value, for errors only.
+extension ValueDecoder {
+    /// `true` / `false` only. Like Foundation, null is a type mismatch here, not `valueNotFound`.
+    func bool(_ value: JSONValue, at position: PathPosition, _ key: PathKey?) throws -> Bool {
+        if case .bool(let bool) = value { return bool }
+        throw typeMismatch(Bool.self, found: value, at: position, key)
+    }
+
+    /// A JSON string only.
+    func string(_ value: JSONValue, at position: PathPosition, _ key: PathKey?) throws -> String {
+        switch value {
+        case .string(let string): return string
+        case .null: throw valueNotFound(String.self, at: position, key)
+        default: throw typeMismatch(String.self, found: value, at: position, key)
+        }
+    }
+
+    /// A JSON number that is exactly an integer in `T`'s range (see `JSONNumber.integer(as:)`).
+    /// - Throws: `.dataCorrupted` when not representable, `.valueNotFound` for null, `.typeMismatch` otherwise.
+    func integer<T: FixedWidthInteger>(
+        _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: PathKey?
+    ) throws -> T {
+        switch value {
+        case .number(let number):
+            guard let integer = number.integer(as: T.self) else {
+                throw dataCorrupted(
+                    "Parsed JSON number <\(number.text)> does not fit in \(T.self).", at: position, key)
+            }
+            return integer
+        case .null: throw valueNotFound(T.self, at: position, key)
+        default: throw typeMismatch(T.self, found: value, at: position, key)
+        }
+    }
+
+    /// Any JSON number that is finite (and not a non-zero underflow) in `T`.
+    /// - Throws: `.dataCorrupted` when not representable, `.valueNotFound` for null, `.typeMismatch` otherwise.
+    func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: PathKey?
+    ) throws -> T {
+        switch value {
+        case .number(let number):
+            guard let result = number.floatingPoint(as: T.self) else {
+                throw dataCorrupted(
+                    "Parsed JSON number <\(number.text)> does not fit in \(T.self).", at: position, key)
+            }
+            return result
+        case .null: throw valueNotFound(T.self, at: position, key)
+        default: throw typeMismatch(T.self, found: value, at: position, key)
+        }
+    }
+
+    /// Decodes a type that `DirectKind.of(_:)` recognised, without running `init(from:)`.
+    func decodeDirectly<T>(
+        _ kind: DirectKind, _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: PathKey?
+    ) throws -> T {
+        switch kind {
+        case .string: return unsafeBitCast(try string(value, at: position, key), to: T.self)
+        case .bool: return unsafeBitCast(try bool(value, at: position, key), to: T.self)
+        case .double: return unsafeBitCast(try floatingPoint(value, as: Double.self, at: position, key), to: T.self)
+        case .float: return unsafeBitCast(try floatingPoint(value, as: Float.self, at: position, key), to: T.self)
+        case .int: return unsafeBitCast(try integer(value, as: Int.self, at: position, key), to: T.self)
+        case .int8: return unsafeBitCast(try integer(value, as: Int8.self, at: position, key), to: T.self)
+        case .int16: return unsafeBitCast(try integer(value, as: Int16.self, at: position, key), to: T.self)
+        case .int32: return unsafeBitCast(try integer(value, as: Int32.self, at: position, key), to: T.self)
+        case .int64: return unsafeBitCast(try integer(value, as: Int64.self, at: position, key), to: T.self)
+        case .int128: return unsafeBitCast(try integer(value, as: Int128.self, at: position, key), to: T.self)
+        case .uint: return unsafeBitCast(try integer(value, as: UInt.self, at: position, key), to: T.self)
+        case .uint8: return unsafeBitCast(try integer(value, as: UInt8.self, at: position, key), to: T.self)
+        case .uint16: return unsafeBitCast(try integer(value, as: UInt16.self, at: position, key), to: T.self)
+        case .uint32: return unsafeBitCast(try integer(value, as: UInt32.self, at: position, key), to: T.self)
+        case .uint64: return unsafeBitCast(try integer(value, as: UInt64.self, at: position, key), to: T.self)
+        case .uint128: return unsafeBitCast(try integer(value, as: UInt128.self, at: position, key), to: T.self)
+        case .intArray:
+            return unsafeBitCast(
+                try array(value, at: position, key) { try $0.integer($1, as: Int.self, at: $2, $3) }, to: T.self)
+        case .stringArray:
+            return unsafeBitCast(try array(value, at: position, key) { try $0.string($1, at: $2, $3) }, to: T.self)
+        case .doubleArray:
+            return unsafeBitCast(
+                try array(value, at: position, key) { try $0.floatingPoint($1, as: Double.self, at: $2, $3) },
+                to: T.self)
+        case .boolArray:
+            return unsafeBitCast(try array(value, at: position, key) { try $0.bool($1, at: $2, $3) }, to: T.self)
+        case .data, .url, .decimal:
+            return try decodeFoundationType(kind, value, as: T.self, at: position, key)
+        }
+    }
+
+    /// An array of scalars, with the errors `Array.init(from:)` would give.
+    private func array<Element>(
+        _ value: JSONValue, at position: PathPosition, _ key: PathKey?,
+        _ convert: (ValueDecoder, JSONValue, PathPosition, PathKey) throws -> Element
+    ) throws -> [Element] {
+        guard case .array(let elements) = value else {
+            var position = position
+            if let key { position = position.appending(key) }
+            if case .null = value {
+                throw valueNotFound(
+                    [Any].self, at: position, nil, "Cannot get unkeyed decoding container -- found null value instead")
+            }
+            throw typeMismatch([Any].self, found: value, at: position, nil)
+        }
+        var elementPosition = position
+        if let key { elementPosition = elementPosition.appending(key) }
+        var result: [Element] = []
+        result.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            result.append(try convert(self, element, elementPosition, .index(index)))
+        }
+        return result
+    }
+}
+
+/// Types decoded without `init(from:)`: scalars, arrays of common scalars (as Foundation also special-cases),
+/// and Foundation types with JSON-specific default strategies.
+enum DirectKind {
+    case string, bool, double, float
+    case int, int8, int16, int32, int64, int128
+    case uint, uint8, uint16, uint32, uint64, uint128
+    case intArray, stringArray, doubleArray, boolArray
+    case data, url, decimal
+
+    /// The kind of `type`, or nil when it must run `init(from:)`. Comparing metadata pointers is cheap, and
+    /// this function is not generic, so a miss costs no generic metadata lookups.
+    static func of(_ type: Any.Type) -> DirectKind? {
+        if type == String.self { return .string }
+        if type == Int.self { return .int }
+        if type == Bool.self { return .bool }
+        if type == Double.self { return .double }
+        if type == Float.self { return .float }
+        if type == Int64.self { return .int64 }
+        if type == UInt.self { return .uint }
+        if type == UInt64.self { return .uint64 }
+        if type == Int32.self { return .int32 }
+        if type == UInt32.self { return .uint32 }
+        if type == Int16.self { return .int16 }
+        if type == UInt16.self { return .uint16 }
+        if type == Int8.self { return .int8 }
+        if type == UInt8.self { return .uint8 }
+        if type == Int128.self { return .int128 }
+        if type == UInt128.self { return .uint128 }
+        if type == [Int].self { return .intArray }
+        if type == [String].self { return .stringArray }
+        if type == [Double].self { return .doubleArray }
+        if type == [Bool].self { return .boolArray }
+        return foundationKind(of: type)
+    }
+}

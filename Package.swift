@@ -40,7 +40,7 @@ let package = Package(
         // The HTTP/WebSocket API over named stores.
         .target(
             name: "StatehouseServer",
-            dependencies: ["StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSONPatch", "CCrypto"],
+            dependencies: ["StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSONPatch", "JSONCoding", "CCrypto"],
             swiftSettings: strict
         ),
         // Demo reducers shipped in the default executable.
@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "UVLoopTests", dependencies: ["UVLoop", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(
             name: "StatehouseServerTests",
-            dependencies: ["StatehouseServer", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop"],
+            dependencies: ["StatehouseServer", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop", "JSONPatch"],
             swiftSettings: strict
         ),
     ]

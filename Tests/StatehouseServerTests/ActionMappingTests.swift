@@ -1,4 +1,5 @@
 import Foundation
+import JSONPatch
 import StatehouseCore
 @testable import StatehouseServer
 import UVLoop
@@ -20,7 +21,8 @@ struct ActionMappingTests {
     enum Plain: String, Codable { case start, stop }
 
     func decode<A: Decodable>(_ json: String, as: A.Type = Action.self) throws -> A {
-        try JSONDecoder().decode(FluxStandardAction<A>.self, from: Data(json.utf8)).action
+        // The server's path: one parse with JSONPatch's parser, then the FSA mapping over JSONCoding's decoder.
+        try FluxStandardAction<A>.decode(try JSONValue(parsing: json))
     }
 
     @Test func casesMapFromTypeAndPayload() throws {

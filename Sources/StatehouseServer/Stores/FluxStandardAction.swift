@@ -1,4 +1,6 @@
 import Foundation
+import JSONCoding
+import JSONPatch
 
 /// Decodes a reducer's `Codable` action enum from a Flux Standard Action object.
 ///
@@ -30,6 +32,42 @@ struct FluxStandardAction<Action: Decodable>: Decodable {
             payload = try container.superDecoder(forKey: .payload)
         }
         action = try Action(from: CaseDecoder(caseName: type, payload: payload, codingPath: decoder.codingPath))
+    }
+
+    /// Decodes the action from an already parsed FSA object (the server's path: one parse with the JSONPatch
+    /// parser, no Foundation). Errors are those of `init(from:)`, with coding paths starting at `payload`.
+    /// - Throws: ``ActionDecodingFailure``, or `DecodingError` from the action's own decoding.
+    static func decode(_ value: JSONValue) throws -> Action {
+        guard case .object(let object) = value else {
+            throw DecodingError.typeMismatch(
+                [String: Any].self, .init(codingPath: [], debugDescription: "an action is a JSON object"))
+        }
+        guard let typeValue = object["type"] else { throw ActionDecodingFailure.missingType }
+        guard case .string(let type) = typeValue else { throw ActionDecodingFailure.typeNotString }
+        var payload: (any Decoder)?
+        if let value = object["payload"], !value.isNull { payload = JSONValueDecoder().decoder(for: value) }
+        do {
+            return try Action(from: CaseDecoder(caseName: type, payload: payload, codingPath: []))
+        } catch let error as DecodingError where payload != nil {
+            throw error.prefixingPath(with: Field.payload)
+        }
+    }
+}
+
+extension DecodingError {
+    /// The same error with `key` prepended to its coding path (a payload decoder starts at the payload itself).
+    func prefixingPath(with key: any CodingKey) -> DecodingError {
+        func moved(_ context: Context) -> Context {
+            Context(codingPath: [key] + context.codingPath, debugDescription: context.debugDescription,
+                underlyingError: context.underlyingError)
+        }
+        switch self {
+        case .typeMismatch(let type, let context): return .typeMismatch(type, moved(context))
+        case .valueNotFound(let type, let context): return .valueNotFound(type, moved(context))
+        case .keyNotFound(let missing, let context): return .keyNotFound(missing, moved(context))
+        case .dataCorrupted(let context): return .dataCorrupted(moved(context))
+        @unknown default: return self
+        }
     }
 }
 
@@ -143,6 +181,15 @@ private struct EmptyContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func missing(_ key: Key?) -> DecodingError {
         .keyNotFound(key ?? NamedKey("payload"), .init(codingPath: codingPath, debugDescription: "no payload"))
     }
+}
+
+/// A position in an array, named as Foundation names it (`Index 2`).
+struct PositionKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+    init(_ index: Int) { intValue = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.intValue = intValue }
 }
 
 /// A coding key with any name.

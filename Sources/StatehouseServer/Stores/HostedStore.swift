@@ -1,3 +1,4 @@
+import JSONPatch
 import StatehouseCore
 
 /// What the API needs from a store, whatever its reducer: JSON in, JSON out.
@@ -21,8 +22,8 @@ protocol HostedStore: AnyObject, Sendable {
     func read() -> StateReply
     /// Decodes one Flux Standard Action from JSON bytes, ready to be submitted.
     func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
-    /// Decodes one WebSocket client message (`{"type":"action","ref":…,"action":{…}}`).
-    func decodeClientMessage(_ text: [UInt8]) -> ClientMessage
+    /// Decodes one parsed WebSocket client message (`{"type":"action","ref":…,"action":{…}}`).
+    func decodeClientMessage(_ message: JSONObject) -> ClientMessage
     /// Resets the store (FIFO with actions): effects cancelled, initial state restored, `bind()` restarted.
     /// `reply` runs on the store's actor with the state after the reset.
     func reset(reply: @escaping @Sendable (StateReply) -> Void)

@@ -1,4 +1,6 @@
 import Foundation
+import JSONCoding
+import JSONPatch
 import StatehouseCore
 
 /// Hosts one `Store<R>` behind the type-erased ``HostedStore`` API.
@@ -68,22 +70,35 @@ final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable
 
     func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> {
         do {
-            if actionJSON.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "[") {
-                let actions = try JSONDecoder().decode([FluxStandardAction<R.Action>].self, from: Data(actionJSON)).map(\.action)
-                guard !actions.isEmpty else {
+            let value: JSONValue
+            do {
+                value = try JSONValue(parsing: actionJSON)
+            } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not JSON", underlyingError: error))
+            }
+            if case .array(let elements) = value {
+                guard !elements.isEmpty else {
                     return .failure(APIError(status: 400, code: "invalid_action", message: "The array holds no action; send at least one."))
+                }
+                var actions: [R.Action] = []
+                actions.reserveCapacity(elements.count)
+                for (index, element) in elements.enumerated() {
+                    do {
+                        actions.append(try FluxStandardAction<R.Action>.decode(element))
+                    } catch let error as DecodingError {
+                        throw error.prefixingPath(with: PositionKey(index))
+                    }
                 }
                 return .success(bind(actions))
             }
-            let action = try JSONDecoder().decode(FluxStandardAction<R.Action>.self, from: Data(actionJSON)).action
-            return .success(bind([action]))
+            return .success(bind([try FluxStandardAction<R.Action>.decode(value)]))
         } catch {
             return .failure(ActionErrorMessage.apiError(for: error, actionTypes: R.actionTypes, body: actionJSON))
         }
     }
 
-    func decodeClientMessage(_ text: [UInt8]) -> ClientMessage {
-        ClientMessageDecoding.decode(text, actionTypes: R.actionTypes, as: R.Action.self) { bind([$0]) }
+    func decodeClientMessage(_ message: JSONObject) -> ClientMessage {
+        ClientMessageDecoding.decode(message, actionTypes: R.actionTypes, as: R.Action.self) { bind([$0]) }
     }
 
     /// Binds actions (one, or a batch from a JSON array, enqueued in order) to this store; replies concern the last.
@@ -118,8 +133,6 @@ final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable
 
     /// A state as JSON: sorted keys, so one state always has the same bytes.
     static func encode(_ state: R.State) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(state)).map(Array.init) ?? Array("null".utf8)
+        (try? JSONBytesEncoder().encode(state)) ?? Array("null".utf8)
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import JSONPatch
 
 /// Client messages: `action`, `resync`, and on the multiplexed `/ws` also `subscribe` / `unsubscribe`.
 extension WebSocketSession {
     /// The fields every client message may carry, read before the store-specific action decoding.
-    private struct Header: Decodable {
+    private struct Header {
         var type: String?
         var store: String?
         var id: String?
@@ -11,18 +12,44 @@ extension WebSocketSession {
         var format: String?
         var epoch: String?
         var since: UInt64?
+
+        /// Nil when a field has the wrong JSON type (null counts as absent).
+        init?(_ object: JSONObject) {
+            func string(_ key: String) -> String?? {
+                switch object[key] {
+                case nil, .null?: return .some(nil)
+                case .string(let text)?: return .some(text)
+                default: return nil
+                }
+            }
+            guard let type = string("type"), let store = string("store"), let id = string("id"),
+                let path = string("path"), let format = string("format"), let epoch = string("epoch")
+            else { return nil }
+            (self.type, self.store, self.id, self.path, self.format, self.epoch) = (type, store, id, path, format, epoch)
+            switch object["since"] {
+            case nil, .null?: since = nil
+            case .number(let number)?:
+                guard let value = UInt64(number.description) ?? UInt64(exactly: number.doubleValue) else { return nil }
+                since = value
+            default: return nil
+            }
+        }
     }
 
     func handleText(_ text: [UInt8]) {
-        guard let header = try? JSONDecoder().decode(Header.self, from: Data(text)) else {
-            // Not an object with string fields where expected: let the store's decoder explain (it names the field).
+        guard let object = (try? JSONValue(parsing: text))?.objectValue else {
+            guard home != nil else { return reject(nil, "Send one JSON object per text message, with a \"type\".") }
+            return reject(nil, "The message is not valid JSON; send one JSON object per text message.")
+        }
+        guard let header = Header(object) else {
+            // A field with the wrong type: let the store's decoder explain (it names the field).
             guard let store = home else { return reject(nil, "Send one JSON object per text message, with a \"type\".") }
-            return handleAction(text, in: store)
+            return handleAction(object, in: store)
         }
         switch header.type {
         case "action":
             guard let store = target(header) else { return }
-            handleAction(text, in: store)
+            handleAction(object, in: store)
         case "resync":
             guard let subscription = subscriptions[header.id ?? ""] else {
                 return reject(nil, "No subscription \(JSONText.quoted(header.id ?? "")) to resync; give the id you subscribed with.")
@@ -41,7 +68,7 @@ extension WebSocketSession {
             guard let store = home else {
                 return reject(nil, "Unknown message type; send action, subscribe, unsubscribe or resync.")
             }
-            handleAction(text, in: store)
+            handleAction(object, in: store)
         }
     }
 
@@ -96,8 +123,8 @@ extension WebSocketSession {
         sendMessage(Envelope.error(ref: ref, ClientMessageDecoding.invalidMessage(message)))
     }
 
-    private func handleAction(_ text: [UInt8], in store: any HostedStore) {
-        switch store.decodeClientMessage(text) {
+    private func handleAction(_ message: JSONObject, in store: any HostedStore) {
+        switch store.decodeClientMessage(message) {
         case .invalid(let ref, let error):
             sendMessage(Envelope.error(ref: ref, error))
         case .action(let ref, let id, let fingerprint, let action):

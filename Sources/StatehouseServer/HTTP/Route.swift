@@ -18,51 +18,95 @@ enum Route: Equatable {
     /// with `Allow`; anything else unknown is a 404 `not_found`.
     /// - Throws: ``APIError`` (404 `not_found`, 405 `method_not_allowed`).
     static func match(method: String, path: String) throws(APIError) -> Route {
-        guard path.utf8.first == UInt8(ascii: "/") else { throw APIError.notFound(path) }
-        // Hot path: split the UTF-8 view, no Character or Foundation work.
-        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), maxSplits: 3, omittingEmptySubsequences: false)
-        let readable = ["GET", "HEAD"]
-        func allow(_ methods: [String], _ route: Route) throws(APIError) -> Route {
-            guard methods.contains(method) else { throw APIError.methodNotAllowed(method, allow: methods) }
+        // Hot path: compare the path's UTF-8 bytes in place; no splitting, no arrays unless the answer is 405.
+        let matched = path.utf8.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(APIError) in try match(method: method, bytes: bytes, path: path) }
+        }
+        if let matched { return try matched.get() }
+        var copy = path
+        copy.makeContiguousUTF8()
+        return try match(method: method, path: copy)
+    }
+
+    private static func match(method: String, bytes: UnsafeBufferPointer<UInt8>, path: String) throws(APIError) -> Route {
+        guard bytes.first == UInt8(ascii: "/") else { throw APIError.notFound(path) }
+        // Up to three segments after the leading slash; a fourth means no route.
+        var bounds = SegmentBounds()
+        var start = 1
+        for index in 1...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+            guard bounds.count < 3 else { throw APIError.notFound(path) }
+            bounds.append(start..<index)
+            start = index + 1
+        }
+        func equals(_ position: Int, _ literal: StaticString) -> Bool {
+            let range = bounds[position]
+            guard range.count == literal.utf8CodeUnitCount else { return false }
+            return memcmp(bytes.baseAddress! + range.lowerBound, literal.utf8Start, range.count) == 0
+        }
+        func allow(_ allowed: Bool, _ methods: @autoclosure () -> [String], _ route: Route) throws(APIError) -> Route {
+            guard allowed else { throw APIError.methodNotAllowed(method, allow: methods()) }
             return route
         }
-        func equals(_ index: Int, _ literal: StaticString) -> Bool {
-            let segment = segments[index]
-            return segment.count == literal.utf8CodeUnitCount
-                && segment.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        func name() throws(APIError) -> String {
+            try storeName(UnsafeBufferPointer(rebasing: bytes[bounds[1]]), path: path)
         }
-        let named = segments.count >= 2 && equals(0, "stores") && !segments[1].isEmpty
-        switch segments.count {
+        let readable = method == "GET" || method == "HEAD"
+        let named = bounds.count >= 2 && equals(0, "stores") && !bounds[1].isEmpty
+        switch bounds.count {
         case 1 where equals(0, "healthz"):
-            return try allow(readable, .health)
+            return try allow(readable, ["GET", "HEAD"], .health)
         case 1 where equals(0, "ws"):
-            return try allow(["GET"], .multiplexed)
+            return try allow(method == "GET", ["GET"], .multiplexed)
         case 1 where equals(0, "stores"):
-            return try allow(readable, .listStores)
+            return try allow(readable, ["GET", "HEAD"], .listStores)
         case 2 where named:
-            let name = try storeName(segments[1], path: path)
+            let name = try name()
             switch method {
             case "PUT": return .putStore(name)
             case "DELETE": return .deleteStore(name)
-            default: return try allow(readable + ["PUT", "DELETE"], .readStore(name))
+            default: return try allow(readable, ["GET", "HEAD", "PUT", "DELETE"], .readStore(name))
             }
         case 3 where named && equals(2, "actions"):
-            return try allow(["POST"], .postAction(try storeName(segments[1], path: path)))
+            return try allow(method == "POST", ["POST"], .postAction(try name()))
         case 3 where named && equals(2, "reset"):
-            return try allow(["POST"], .reset(try storeName(segments[1], path: path)))
+            return try allow(method == "POST", ["POST"], .reset(try name()))
         case 3 where named && equals(2, "events"):
-            return try allow(["GET"], .events(try storeName(segments[1], path: path)))
+            return try allow(method == "GET", ["GET"], .events(try name()))
         case 3 where named && equals(2, "ws"):
-            return try allow(["GET"], .webSocket(try storeName(segments[1], path: path)))
+            return try allow(method == "GET", ["GET"], .webSocket(try name()))
         default:
             throw APIError.notFound(path)
         }
     }
 
     /// The percent-decoded store name in a path segment (RFC 3986 §2.1).
-    private static func storeName(_ segment: Substring.UTF8View, path: String) throws(APIError) -> String {
-        guard segment.contains(UInt8(ascii: "%")) else { return String(Substring(segment)) }
-        guard let decoded = String(Substring(segment)).removingPercentEncoding else { throw APIError.notFound(path) }
+    private static func storeName(_ segment: UnsafeBufferPointer<UInt8>, path: String) throws(APIError) -> String {
+        let text = String(decoding: segment, as: UTF8.self)
+        guard segment.contains(UInt8(ascii: "%")) else { return text }
+        guard let decoded = text.removingPercentEncoding else { throw APIError.notFound(path) }
         return decoded
+    }
+}
+
+/// The byte ranges of a path's first three segments (no allocation).
+private struct SegmentBounds {
+    private var ranges: (Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0)
+    private(set) var count = 0
+
+    mutating func append(_ range: Range<Int>) {
+        switch count {
+        case 0: ranges.0 = range
+        case 1: ranges.1 = range
+        default: ranges.2 = range
+        }
+        count += 1
+    }
+
+    subscript(position: Int) -> Range<Int> {
+        switch position {
+        case 0: ranges.0
+        case 1: ranges.1
+        default: ranges.2
+        }
     }
 }

@@ -55,7 +55,7 @@ let package = Package(
         // In-process benchmarks: reducer throughput and JSON encode cost (Benchmarks/run core).
         .executableTarget(
             name: "StatehouseBench",
-            dependencies: ["StatehouseCore", "DemoReducers"],
+            dependencies: ["StatehouseCore", "DemoReducers", "JSONCoding"],
             path: "Benchmarks/Core",
             swiftSettings: strict
         ),

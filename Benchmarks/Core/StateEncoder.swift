@@ -1,4 +1,5 @@
 import Foundation
+import JSONCoding
 
 /// One JSON encoder under test: encodes a value to bytes and returns how many.
 protocol StateEncoder {
@@ -24,22 +25,16 @@ struct FoundationStateEncoder: StateEncoder {
     }
 }
 
-// MARK: - JSONBytesEncoder (module JSONCoding) goes here
-//
-// Once JSONCoding's `JSONBytesEncoder` lands: add "JSONCoding" to this target's dependencies in Package.swift,
-// add `import JSONCoding` at the top of this file, write a `StateEncoder` conformance here, e.g.
-//
-//     struct JSONCodingStateEncoder: StateEncoder {
-//         let name = "JSONCoding JSONBytesEncoder"
-//         func byteCount<T: Encodable>(of value: T) throws -> Int { /* encode with JSONBytesEncoder, return count */ }
-//     }
-//
-// and append `JSONCodingStateEncoder()` to `makeStateEncoders()` below. The table then gets one row per state for it.
+/// JSONCoding's `JSONBytesEncoder`: what the server encodes each new state with (same bytes as the row above).
+struct JSONCodingStateEncoder: StateEncoder {
+    let name = "JSONCoding JSONBytesEncoder (the server's)"
+
+    func byteCount<T: Encodable>(of value: T) throws -> Int {
+        try JSONBytesEncoder().encode(value).count
+    }
+}
 
 /// The encoders measured by the encode-cost table, in table order (fresh instances on each call).
 func makeStateEncoders() -> [any StateEncoder] {
-    [
-        FoundationStateEncoder()
-        // JSONCodingStateEncoder(),  <- add here (see the MARK above)
-    ]
+    [FoundationStateEncoder(), JSONCodingStateEncoder()]
 }

@@ -57,6 +57,17 @@ extension ServerTests {
                 #expect(replay["type"] as? String == "ack")
                 #expect(replay["ref"] as? String == "b")
                 #expect(replay["version"] as? Int == 1)
+                // The key is bound to type and payload as JSON values: member order and meta do not matter...
+                try ws.sendText(#"{"type":"action","ref":"c","id":"add","action":{"payload":{"amount":2},"type":"add"}}"#)
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["version"] as? Int == 2)  // state
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["ref"] as? String == "c")
+                try ws.sendText(#"{"type":"action","ref":"d","id":"add","action":{"type":"add","meta":1,"payload":{"amount":2}}}"#)
+                let same = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(same["type"] as? String == "ack" && same["ref"] as? String == "d" && same["version"] as? Int == 2)
+                // ...but another payload is another action.
+                try ws.sendText(#"{"type":"action","ref":"e","id":"add","action":{"type":"add","payload":{"amount":3}}}"#)
+                let reused = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(reused["type"] as? String == "error" && reused["code"] as? String == "idempotency_key_reused")
             }
         }
 

@@ -49,8 +49,15 @@ final class StoreFanout: @unchecked Sendable {
         return shard
     }
 
-    /// Runs `body` on each loop with subscribers or waiters here, with that loop's shard.
-    private func forEachActiveShard(_ active: [FanoutShard], _ body: @escaping @Sendable (FanoutShard) -> Void) {
+    /// Runs `body` on each loop with subscribers or waiters here, with that loop's shard. `shared` are the messages
+    /// `body` delivers: framed here first when several loops will read them.
+    private func forEachActiveShard(
+        _ active: [FanoutShard], sharing shared: some Sequence<StreamMessage>,
+        _ body: @escaping @Sendable (FanoutShard) -> Void
+    ) {
+        if active.count > 1 {
+            for message in shared { message.prepareForSharing() }
+        }
         for shard in active {
             shard.loop.execute { body(shard) }
         }
@@ -68,10 +75,11 @@ final class StoreFanout: @unchecked Sendable {
             }
             return (messages, shards.filter { $0.active > 0 })
         }
-        forEachActiveShard(active) { shard in
+        forEachActiveShard(active, sharing: messages.values) { shard in
             if !messages.isEmpty {
-                for subscriber in shard.subscribers.values {
-                    if let message = messages[subscriber.channel] { subscriber.deliver(message) }
+                // One lookup per channel, not per subscriber.
+                for (channel, message) in messages {
+                    for subscriber in shard.subscribers[channel]?.values ?? [:].values { subscriber.deliver(message) }
                 }
             }
             if !shard.waiters.isEmpty { self.wakeWaiters(in: shard, version: version) }
@@ -84,8 +92,8 @@ final class StoreFanout: @unchecked Sendable {
         guard !active.isEmpty else { return }
         let message = StreamMessage(
             kind: .event, version: version, epoch: epoch, json: Envelope.event(store: storeName, fsa))
-        forEachActiveShard(active) { shard in
-            for subscriber in shard.subscribers.values { subscriber.deliver(message) }
+        forEachActiveShard(active, sharing: [message]) { shard in
+            shard.forEachSubscriber { $0.deliver(message) }
         }
     }
 
@@ -125,7 +133,7 @@ final class StoreFanout: @unchecked Sendable {
             shard.active += 1
             return (catchUpMessage(channel, from: position), shard)
         }
-        shard.subscribers[ObjectIdentifier(subscriber)] = subscriber
+        shard.subscribers[channel, default: [:]][ObjectIdentifier(subscriber)] = subscriber
         return first
     }
 
@@ -139,7 +147,7 @@ final class StoreFanout: @unchecked Sendable {
         let channel = subscriber.channel
         lock.withLock {
             let shard = shardOf(subscriber.loop)
-            guard shard.subscribers.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return }
+            guard shard.remove(subscriber) else { return }
             shard.active -= 1
             channels[channel, default: 1] -= 1
             if channels[channel] == 0 {
@@ -153,8 +161,8 @@ final class StoreFanout: @unchecked Sendable {
     func storeDeleted() {
         let (epoch, version, active) = lock.withLock { (history.epoch, history.newest.version, shards.filter { $0.active > 0 }) }
         let message = StreamMessage(kind: .deleted, version: version, epoch: epoch, json: Envelope.deleted(store: storeName))
-        forEachActiveShard(active) { shard in
-            for subscriber in shard.subscribers.values { subscriber.deliver(message) }
+        forEachActiveShard(active, sharing: [message]) { shard in
+            shard.forEachSubscriber { $0.deliver(message) }
         }
     }
 
@@ -198,11 +206,27 @@ final class StoreFanout: @unchecked Sendable {
 /// `subscribers` and `waiters` are confined to `loop`; `active` is guarded by the owning ``StoreFanout``'s lock.
 final class FanoutShard: @unchecked Sendable {
     let loop: EventLoop
-    var subscribers: [ObjectIdentifier: any StreamSubscriber] = [:]
+    /// By channel, so a change looks each channel up once.
+    var subscribers: [StreamChannel: [ObjectIdentifier: any StreamSubscriber]] = [:]
     var waiters: [VersionWaiter] = []
     var active = 0
 
     init(loop: EventLoop) { self.loop = loop }
+
+    /// Every subscriber, whatever its channel.
+    func forEachSubscriber(_ body: (any StreamSubscriber) -> Void) {
+        for group in subscribers.values {
+            for subscriber in group.values { body(subscriber) }
+        }
+    }
+
+    /// Removes `subscriber`; false when it was not here.
+    func remove(_ subscriber: any StreamSubscriber) -> Bool {
+        let channel = subscriber.channel
+        guard subscribers[channel]?.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return false }
+        if subscribers[channel]?.isEmpty == true { subscribers[channel] = nil }
+        return true
+    }
 }
 
 /// A read waiting for a version (`GET /stores/{name}?min_version=`).

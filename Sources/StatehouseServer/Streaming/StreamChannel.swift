@@ -24,7 +24,8 @@ struct StreamChannel: Hashable, Sendable {
 /// The transport framings (a WebSocket text frame, an SSE event) are built lazily, once each, on the loop thread.
 ///
 /// ## Thread safety
-/// Immutable after creation except the lazy frames, which only the loop thread touches.
+/// Immutable after creation except the lazy frames. A message only one loop sees is framed there; a message handed
+/// to several loops is framed first with ``prepareForSharing()``, so no loop ever writes the lazy properties.
 final class StreamMessage: @unchecked Sendable {
     enum Kind: String, Sendable { case state, patch, event, deleted }
 
@@ -43,6 +44,12 @@ final class StreamMessage: @unchecked Sendable {
         self.base = base
         self.epoch = epoch
         self.json = json
+    }
+
+    /// Builds both framings now (before the message goes to several loops at once).
+    func prepareForSharing() {
+        _ = webSocketFrame
+        _ = serverSentEvent
     }
 
     /// The message as one unmasked WebSocket text frame (RFC 6455 §5.6).

@@ -21,6 +21,9 @@ public final class EventLoop: @unchecked Sendable {
     /// what they keep, so sharing it is safe on the single loop thread.
     let readBuffer = UnsafeMutableRawPointer.allocate(byteCount: EventLoop.readBufferSize, alignment: 16)
     static let readBufferSize = 65536
+    /// Scratch `uv_buf_t` vectors for gathered writes (loop thread only; libuv copies them into a write request).
+    private var writeVectors = UnsafeMutablePointer<uv_buf_t>.allocate(capacity: 16)
+    private var writeVectorCapacity = 16
     private var state: State = .created
 
     private enum State { case created, running, stopping, stopped }
@@ -43,6 +46,17 @@ public final class EventLoop: @unchecked Sendable {
         door.deallocate()
         uvLoop.deallocate()
         readBuffer.deallocate()
+        writeVectors.deallocate()
+    }
+
+    /// Room for `count` write vectors, valid until the next call (loop thread only).
+    func scratchWriteVectors(_ count: Int) -> UnsafeMutablePointer<uv_buf_t> {
+        if count > writeVectorCapacity {
+            writeVectors.deallocate()
+            writeVectorCapacity = max(count, writeVectorCapacity * 2)
+            writeVectors = .allocate(capacity: writeVectorCapacity)
+        }
+        return writeVectors
     }
 
     /// How many threads can run in parallel for this process: the CPUs in its affinity mask (`taskset`), at least 1

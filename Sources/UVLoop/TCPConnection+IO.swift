@@ -20,18 +20,26 @@ extension TCPConnection {
     /// kernel did not take (the buffers stay alive until it completes).
     func flushOutbox() {
         guard !outbox.isEmpty else { return }
-        let buffers = outbox
+        // Take the outbox's storage (no copy); on the fast path it comes back emptied, capacity kept.
+        var buffers: [OutboundBuffer] = []
+        swap(&buffers, &outbox)
         let total = outboxBytes
-        outbox.removeAll(keepingCapacity: true)
         outboxBytes = 0
         guard state == .open || state == .draining else { return }
-        var bufs = buffers.map { uv_buf_init($0.base.assumingMemoryBound(to: CChar.self), UInt32($0.count)) }
+        let bufs = loop.scratchWriteVectors(buffers.count)
+        for (index, buffer) in buffers.enumerated() {
+            bufs[index] = uv_buf_init(buffer.base.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
+        }
         var written = 0
         if pendingWriteCount == 0 {
             // Fast path: the kernel usually takes it all at once; no request allocation needed.
-            let result = bufs.withUnsafeMutableBufferPointer { uv_try_write(stream, $0.baseAddress, UInt32($0.count)) }
+            let result = uv_try_write(stream, bufs, UInt32(buffers.count))
             if Int(result) == total {
                 // Everything is with the kernel: the write queue is empty again.
+                if outbox.isEmpty {
+                    buffers.removeAll(keepingCapacity: true)
+                    outbox = buffers
+                }
                 if state == .open { onWritable?() }
                 return
             }
@@ -49,21 +57,21 @@ extension TCPConnection {
             skip -= bufs[first].len
             first += 1
         }
-        var rest = Array(bufs[first...])
+        let rest = bufs + first
         rest[0] = uv_buf_init(rest[0].base + skip, UInt32(rest[0].len - skip))
+        let restCount = buffers.count - first
         let remaining = total - written
         let request = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
         request.pointee.data = Unmanaged.passRetained(WriteContext(buffers: buffers, connection: self, count: remaining))
             .toOpaque()
         pendingWriteCount += 1
         pendingWriteBytes += remaining
-        let status = rest.withUnsafeMutableBufferPointer { chunks in
-            uv_write(request, stream, chunks.baseAddress, UInt32(chunks.count)) { request, status in
-                guard let request else { return }
-                let context = Unmanaged<WriteContext>.fromOpaque(request.pointee.data).takeRetainedValue()
-                request.deallocate()
-                context.connection.writeCompleted(bytes: context.count, status: status)
-            }
+        // libuv copies the vectors into the request; the buffers stay alive in the WriteContext.
+        let status = uv_write(request, stream, rest, UInt32(restCount)) { request, status in
+            guard let request else { return }
+            let context = Unmanaged<WriteContext>.fromOpaque(request.pointee.data).takeRetainedValue()
+            request.deallocate()
+            context.connection.writeCompleted(bytes: context.count, status: status)
         }
         if status < 0 {
             Unmanaged<WriteContext>.fromOpaque(request.pointee.data).release()

@@ -53,9 +53,10 @@ public final class Server: @unchecked Sendable {
         for loop in loops { loop.start() }
         var port = configuration.port
         do {
-            // The first listener picks the port (when 0); the others join it.
-            for context in contexts {
-                let listener = try listen(context, port: port)
+            // The first listener picks the port (when 0) and fails if the address is taken; the others join it.
+            for (index, context) in contexts.enumerated() {
+                let sharing: PortSharing = contexts.count == 1 ? .none : index == 0 ? .opensGroup : .joinsGroup
+                let listener = try listen(context, port: port, sharing: sharing)
                 listeners.append(listener)
                 port = listener.port
             }
@@ -71,11 +72,11 @@ public final class Server: @unchecked Sendable {
         return port
     }
 
-    /// A listener on `context`'s loop; `SO_REUSEPORT` when there are several loops.
-    private func listen(_ context: ServerContext, port: Int) throws -> TCPListener {
-        let (host, loop, shared) = (configuration.host, context.loop, loops.count > 1)
+    /// A listener on `context`'s loop.
+    private func listen(_ context: ServerContext, port: Int, sharing: PortSharing) throws -> TCPListener {
+        let (host, loop) = (configuration.host, context.loop)
         return try loop.submitAndWait {
-            try TCPListener(loop: loop, host: host, port: port, reusePort: shared) { connection in
+            try TCPListener(loop: loop, host: host, port: port, sharing: sharing) { connection in
                 guard context.connections.admit(limit: context.limits.maxConnections) else {
                     return Self.refuse(connection)
                 }

@@ -16,12 +16,12 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
     /// Binds `host:port` (IPv4 or IPv6 literal) and starts listening.
     /// - Parameters:
     ///   - backlog: the kernel's pending-connection queue length.
-    ///   - reusePort: sets `SO_REUSEPORT` before binding, so listeners of several loops can share `host:port`
-    ///     (each must set it); the kernel spreads new connections over them.
+    ///   - sharing: whether listeners of other loops share `host:port` (`SO_REUSEPORT`; the kernel spreads new
+    ///     connections over them). See ``PortSharing``.
     ///   - onAccept: called on the loop thread with each new connection, not yet reading.
     /// - Throws: `UVError` from `uv_ip4_addr`/`uv_ip6_addr`, `uv_tcp_bind` (e.g. `EADDRINUSE`) or `uv_listen`.
     public init(
-        loop: EventLoop, host: String, port: Int, backlog: Int32 = 1024, reusePort: Bool = false,
+        loop: EventLoop, host: String, port: Int, backlog: Int32 = 1024, sharing: PortSharing = .none,
         onAccept: @escaping (TCPConnection) -> Void
     ) throws(UVError) {
         loop.preconditionInLoop()
@@ -29,15 +29,16 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
         self.onAccept = onAccept
         handle = .allocate(capacity: 1)
         let family = host.contains(":") ? AF_INET6 : AF_INET
-        let created = uv_tcp_init_ex(loop.uvLoop, handle, reusePort ? UInt32(family) : UInt32(AF_UNSPEC))
+        let created = uv_tcp_init_ex(loop.uvLoop, handle, sharing == .none ? UInt32(AF_UNSPEC) : UInt32(family))
         guard created == 0 else {
             handle.deallocate()
             throw UVError(operation: "uv_tcp_init_ex", code: created)
         }
         loop.register(self, handle: cuv_tcp_as_handle(handle))
         do {
-            if reusePort { try UVError.check(cuv_tcp_set_reuseport(handle), "setsockopt(SO_REUSEPORT)") }
+            if sharing == .joinsGroup { try UVError.check(cuv_tcp_set_reuseport(handle), "setsockopt(SO_REUSEPORT)") }
             try bind(host: host, port: port)
+            if sharing == .opensGroup { try UVError.check(cuv_tcp_set_reuseport(handle), "setsockopt(SO_REUSEPORT)") }
             try UVError.check(uv_listen(cuv_tcp_as_stream(handle), backlog) { server, status in
                 guard status >= 0, let raw = server?.pointee.data else { return }
                 Unmanaged<TCPListener>.fromOpaque(raw).takeUnretainedValue().acceptOne()
@@ -96,4 +97,16 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
     }
 
     deinit { handle.deallocate() }
+}
+
+/// How a listener shares its address with listeners of other loops of the same process (Linux `SO_REUSEPORT`).
+public enum PortSharing: Sendable {
+    /// Not shared.
+    case none
+    /// The first listener of a group: it binds without `SO_REUSEPORT`, so an address already in use — by any
+    /// process, another Statehouse included — fails with `EADDRINUSE`; then sets it before listening, so
+    /// ``joinsGroup`` listeners can bind the same address.
+    case opensGroup
+    /// A further listener: sets `SO_REUSEPORT` before binding the address its group's first listener holds.
+    case joinsGroup
 }

@@ -1,6 +1,8 @@
+import DemoReducers
 import Foundation
 import StatehouseTestClients
 import Testing
+import UVLoop
 
 @testable import StatehouseServer
 
@@ -45,6 +47,23 @@ extension ServerTests {
                         versions.append(try #require(try watcher.receiveJSON(timeout: .seconds(10))["version"] as? Int))
                     }
                     #expect(versions == Array(1...total))
+                }
+            }
+        }
+
+        /// The loops share their address with each other only: a second server on the same port (also with two
+        /// loops, so also using SO_REUSEPORT) cannot start, it gets EADDRINUSE (the CLI exits 1).
+        @Test func aSecondServerCannotJoinTheAddress() async throws {
+            try await TestServer.with(configure: Self.twoLoops) { server in
+                var configuration = ServerConfiguration(host: "127.0.0.1", port: Int(server.port), stores: [])
+                configuration.eventLoops = 2
+                let second = try Server(configuration: configuration, catalog: .demo)
+                do {
+                    try second.start()
+                    second.shutdown()
+                    Issue.record("a second server started on port \(server.port)")
+                } catch let error as UVError {
+                    #expect(error.name == "EADDRINUSE")
                 }
             }
         }

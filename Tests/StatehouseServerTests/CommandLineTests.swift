@@ -41,6 +41,7 @@ extension ServerTests {
             (#"{"stores":[{"name":"a b","reducer":"Counter"}]}"#, "stores[0].name"),
             (#"{"stores":[{"name":"a","reducer":"Counter","state":{"count":"x"}}]}"#, "stores[0].state"),
             (#"{"stores":[}"#, "not valid JSON"),
+            (#"{"stores":[{"name":"a","reducer":"Counter"},]}"#, "at byte 44"),  // trailing comma, and where
             (#"{"listen":{"port":70000},"stores":[]}"#, "listen.port"),
             (#"{"stores":[],"limts":{}}"#, "limts"),
             (#"{"listen":{"host":"example.com"},"stores":[]}"#, "listen.host"),

@@ -57,6 +57,8 @@ extension ServerTests {
             (#"{"type":"add","payload":{"amount":1.5}}"#, 400, "invalid_action"),
             (#"{"type":"add","payload":{"amount":99999999999999999999}}"#, 400, "invalid_action"),
             ("", 400, "invalid_json"),
+            (#"{"type":"increment",}"#, 400, "invalid_json"),  // RFC 8259: no trailing commas
+            (#"[{"type":"increment"},]"#, 400, "invalid_json"),
             (#"{"type":"increment","payload":"x"}"#, 400, "invalid_action"),
         ])
         func badActionsAreExplained(body: String, status: Int, code: String) async throws {

@@ -96,6 +96,7 @@ extension ServerTests {
                 #expect(try client.request("PUT", "/stores/room-1", body: #"{"reducer":"TodoList"}"#).status == 409)
                 #expect(try client.request("PUT", "/stores/x", body: #"{"reducer":"Nope"}"#).status == 400)
                 #expect(try client.request("PUT", "/stores/bad%20name", body: #"{"reducer":"Counter"}"#).status == 400)
+                #expect(try client.request("PUT", "/stores/comma", body: #"{"reducer":"Counter",}"#).status == 400)
                 #expect(try client.request("GET", "/stores").bodyText.contains(#"{"name":"room-1","reducer":"Counter","version":0}"#))
 
                 let ws = try TestWebSocketClient(port: server.port, path: "/stores/room-1/ws")

@@ -1,4 +1,5 @@
 public import Foundation
+import JSONPatch
 
 /// A configuration file that cannot be used; `description` is one line naming the file, the place and the problem.
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
@@ -33,6 +34,8 @@ public enum ConfigurationLoader {
         let reader = ConfigReader(path: path)
         let root: Any
         do {
+            // Strict RFC 8259 first (no trailing commas), with the byte where it fails; then Foundation's objects.
+            _ = try JSONValue(parsing: Array(data))
             root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             throw ConfigurationError(path: path, location: "", problem: "not valid JSON (\(describe(error)))")

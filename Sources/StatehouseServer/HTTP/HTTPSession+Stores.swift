@@ -1,5 +1,6 @@
 import Foundation
 import HTTP1
+import JSONPatch
 
 /// Store lifecycle over HTTP: `PUT /stores/{name}` creates, `DELETE /stores/{name}` deletes.
 extension HTTPSession {
@@ -83,7 +84,8 @@ extension HTTPSession {
         let invalid = APIError(
             status: 400, code: "invalid_store",
             message: "Send {\"reducer\":\"<type>\",\"state\":{…}} (state optional) to create a store.")
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+        guard (try? JSONValue(parsing: body)) != nil,  // strict RFC 8259, as every other body
+            let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
             let reducer = object["reducer"] as? String,
             Set(object.keys).isSubset(of: ["reducer", "state"])
         else { throw invalid }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONPatch
 
 /// Turns a failure to decode an action into an `invalid_json` or `invalid_action` ``APIError`` whose message says
 /// what was wrong and, where known, lists the store's action types.
@@ -59,11 +60,10 @@ enum ActionErrorMessage {
     private static func syntaxProblem(_ body: [UInt8]) -> String? {
         if body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return "the body is empty" }
         do {
-            _ = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+            _ = try JSONValue(parsing: body)  // the same strict RFC 8259 parser that read the action
             return nil
         } catch {
-            let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "syntax error"
-            return text.split(separator: "\n").first.map(String.init) ?? text
+            return "\(error)"
         }
     }
 }

@@ -24,7 +24,7 @@ public struct HTTPResponse: Sendable {
     /// the fields, `Content-Length` (always, computed from ``body``), `Connection: close` when `keepAlive`
     /// is false, an empty line, and the body.
     ///
-    /// Responses that cannot have content (1xx and 204, RFC 9110 §8.6, §15.2, §15.3.5) get neither a
+    /// Responses that cannot have content (1xx, 204 and 304; RFC 9110 §8.6, §15.2, §15.3.5, §15.4.5) get neither a
     /// `Content-Length` nor a body. CR, LF and NUL inside field names or values become spaces, so a field
     /// can never split the response.
     ///

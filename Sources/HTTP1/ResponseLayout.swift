@@ -1,7 +1,8 @@
 /// The shape of one serialized ``HTTPResponse``: which parts it has and its exact size in bytes, worked out
 /// before writing so the bytes go into one buffer of the right size (RFC 9112 §4, §6).
 struct ResponseLayout {
-    /// Whether the status allows content, so `Content-Length` is sent (not 1xx, not 204; RFC 9110 §8.6).
+    /// Whether the status allows content, so `Content-Length` is sent (not 1xx, 204 or 304; RFC 9110 §8.6: a 304's
+    /// `Content-Length` would have to give the size of the 200's content, which this response does not know).
     let mayHaveContent: Bool
     /// Whether the body bytes follow the head (content allowed and not a response to `HEAD`).
     let sendsBody: Bool
@@ -22,7 +23,7 @@ struct ResponseLayout {
     private static let contentLengthPrefix: StaticString = "Content-Length: "
 
     init(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool) {
-        mayHaveContent = response.status >= 200 && response.status != 204
+        mayHaveContent = response.status >= 200 && response.status != 204 && response.status != 304
         sendsBody = mayHaveContent && !headOnly
         closes = !keepAlive
         statusLine = StatusLines.line(for: response.status)

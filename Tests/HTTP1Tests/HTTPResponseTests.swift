@@ -44,6 +44,9 @@ import Testing
         #expect(text(upgrade.serialized(keepAlive: true))
             == "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
         #expect(text(HTTPResponse(status: 204, body: [1]).serialized(keepAlive: true)) == "HTTP/1.1 204 No Content\r\n\r\n")
+        // RFC 9110 §8.6: a 304 must not carry a Content-Length other than the 200's size; it carries none.
+        #expect(text(HTTPResponse(status: 304, fields: [HTTPField(name: "ETag", value: "\"e-1\"")]).serialized(keepAlive: true))
+            == "HTTP/1.1 304 Not Modified\r\nETag: \"e-1\"\r\n\r\n")
     }
 
     @Test func lineBreaksInFieldsCannotSplitTheResponse() {

@@ -68,6 +68,15 @@ extension ServerTests {
                 try ws.sendText(#"{"type":"action","ref":"e","id":"add","action":{"type":"add","payload":{"amount":3}}}"#)
                 let reused = try ws.receiveJSON(timeout: .seconds(5))
                 #expect(reused["type"] as? String == "error" && reused["code"] as? String == "idempotency_key_reused")
+                // A repeat sent while the first is still running is acked after it, in send order.
+                try ws.sendText(#"{"type":"action","ref":"f","id":"k3","action":{"type":"increment"}}"#)
+                try ws.sendText(#"{"type":"action","ref":"g","id":"k3","action":{"type":"increment"}}"#)
+                var acks: [String] = []
+                while acks.count < 2 {
+                    let message = try ws.receiveJSON(timeout: .seconds(5))
+                    if message["type"] as? String == "ack", let ref = message["ref"] as? String { acks.append(ref) }
+                }
+                #expect(acks == ["f", "g"])
             }
         }
 

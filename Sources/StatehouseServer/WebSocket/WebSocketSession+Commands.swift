@@ -153,8 +153,9 @@ extension WebSocketSession {
             let cache = id.map { _ in store.idempotency }  // only keyed actions make a store's cache
             action.submit { [self] reply in
                 loop.execute { [self] in
-                    if let id, let cache { cache.complete(id, with: .reduced(reply)) }
+                    // This action's ack first, then repeats of its id that waited (on this socket: in send order).
                     acknowledged(ref: ref, version: reply.version)
+                    if let id, let cache { cache.complete(id, with: .reduced(reply)) }
                 }
             }
         }

@@ -25,6 +25,10 @@ extension ServerTests {
             ("§7.1 chunk data without CRLF", post + "Transfer-Encoding: chunked\r\n\r\n2\r\nabX0\r\n\r\n", 400),
             ("§7.1.1 control byte in chunk extension", post + "Transfer-Encoding: chunked\r\n\r\n2;a=\u{1}\r\nab\r\n0\r\n\r\n", 400),
             ("§2.3 HTTP/0.9", "GET /healthz\r\n\r\n", 505),
+            ("§3.2 HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\n\r\n", 400),
+            ("§3.2 two Host fields", "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+            ("§3.2 upgrade without Host", "GET /stores/counter/ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", 400),
             ("§2.3 HTTP/2.0 on HTTP/1 framing", "GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505),
             ("§5.1 control byte in field name", "GET /healthz HTTP/1.1\r\nHost: x\r\nX\u{1}A: b\r\n\r\n", 400),
             ("§5.5 NUL in field value", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}b\r\n\r\n", 400),

@@ -94,13 +94,14 @@ extension ServerTests {
         @Test func handshakeErrorsAreJSONAndDoNotUpgrade() async throws {
             try await TestServer.with { server in
                 let key = "dGhlIHNhbXBsZSBub25jZQ=="
-                let upgrade = [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"), ("Sec-WebSocket-Key", key)]
+                let host = ("Host", "127.0.0.1:\(server.port)")
+                let upgrade = [host, ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"), ("Sec-WebSocket-Key", key)]
                 let unknown = try TestWebSocketClient.attemptHandshake(port: server.port, path: "/stores/nope/ws", fields: upgrade)
                 #expect(unknown.status == 404)
                 #expect((try unknown.json()["error"] as? [String: Any])?["code"] as? String == "store_not_found")
                 let badVersion = try TestWebSocketClient.attemptHandshake(
                     port: server.port, path: "/stores/counter/ws",
-                    fields: [("Upgrade", "websocket"), ("Connection", "keep-alive, Upgrade"), ("Sec-WebSocket-Version", "8"), ("Sec-WebSocket-Key", key)])
+                    fields: [host, ("Upgrade", "websocket"), ("Connection", "keep-alive, Upgrade"), ("Sec-WebSocket-Version", "8"), ("Sec-WebSocket-Key", key)])
                 #expect(badVersion.status == 426)
                 #expect(badVersion.field("Sec-WebSocket-Version") == "13")
                 let http10 = try TestHTTPClient(port: server.port)

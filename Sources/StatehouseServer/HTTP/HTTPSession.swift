@@ -149,9 +149,11 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         switch event {
         case .request(let request):
             current = (request.method, request.path, "")  // no formatting unless the debug line is written
+            guard Self.hasValidHost(request) else { return refuseHost() }
             dispatch(request)
         case .upgrade(let request, let leftover):
             current = (request.method, request.path, " (upgrade)")
+            guard Self.hasValidHost(request) else { return refuseHost() }
             upgrade(request, leftover: leftover)
         case .continueExpected:
             break
@@ -161,6 +163,21 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
             let error = APIError(status: failure.status, code: failure.code, message: failure.message)
             send(error: error, keepAlive: false, headOnly: false)
         }
+    }
+
+    /// RFC 9112 §3.2: an HTTP/1.1 request has exactly one `Host` field (HTTP/1.0 may have none, not several).
+    static func hasValidHost(_ request: HTTPRequest) -> Bool {
+        let count = request.fields.values("Host").count
+        return count == 1 || (count == 0 && request.versionMinor == 0)
+    }
+
+    /// 400 and close for a request without exactly one `Host` (RFC 9112 §3.2).
+    private func refuseHost() {
+        currentOrigin = nil
+        send(error: APIError(
+            status: 400, code: "invalid_host",
+            message: "An HTTP/1.1 request needs exactly one Host header field (RFC 9112 §3.2); add Host: <host>:<port>."),
+            keepAlive: false, headOnly: false)
     }
 
     /// Writes a response and moves to `idle` (or `closing` when the connection cannot be reused).

@@ -25,6 +25,13 @@ public struct HTTPFields: Sendable, Equatable, Sequence {
         storage.compactMap { asciiCaseInsensitiveEqual($0.name.utf8, name.utf8) ? $0.value : nil }
     }
 
+    /// How many field lines are called `name` (ASCII case-insensitive), without building a list.
+    public func count(of name: String) -> Int {
+        var count = 0
+        for field in storage where asciiCaseInsensitiveEqual(field.name.utf8, name.utf8) { count += 1 }
+        return count
+    }
+
     /// Whether any value of `name`, read as a comma-separated list, holds `token`.
     ///
     /// Elements are trimmed of spaces and horizontal tabs and compared ASCII case-insensitively, so

@@ -21,6 +21,7 @@ import Testing
     @Test func valuesReturnsAllInOrder() {
         #expect(fields.values("Accept") == ["a/b", "c/d"])
         #expect(fields.values("missing").isEmpty)
+        #expect(fields.count(of: "accept") == 2 && fields.count(of: "missing") == 0)
     }
 
     @Test func countAndIterationKeepArrivalOrder() {

@@ -167,7 +167,7 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
 
     /// RFC 9112 §3.2: an HTTP/1.1 request has exactly one `Host` field (HTTP/1.0 may have none, not several).
     static func hasValidHost(_ request: HTTPRequest) -> Bool {
-        let count = request.fields.values("Host").count
+        let count = request.fields.count(of: "Host")
         return count == 1 || (count == 0 && request.versionMinor == 0)
     }
 

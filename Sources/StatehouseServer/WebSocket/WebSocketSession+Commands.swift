@@ -37,9 +37,12 @@ extension WebSocketSession {
     }
 
     func handleText(_ text: [UInt8]) {
-        guard let object = (try? JSONValue(parsing: text))?.objectValue else {
+        guard let value = try? JSONValue(parsing: text) else {
             guard home != nil else { return reject(nil, "Send one JSON object per text message, with a \"type\".") }
             return reject(nil, "The message is not valid JSON; send one JSON object per text message.")
+        }
+        guard let object = value.objectValue else {
+            return reject(nil, "A message must be a JSON object with a \"type\".")
         }
         guard let header = Header(object) else {
             // A field with the wrong type: let the store's decoder explain (it names the field).

@@ -32,5 +32,7 @@ private let reasonPhrases: [Int: String] = [
     426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests",
     431: "Request Header Fields Too Large",
     500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
-    504: "Gateway Timeout", 505: "HTTP Version Not Supported", 511: "Network Authentication Required",
+    504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+    507: "Insufficient Storage",  // RFC 4918 §11.5
+    511: "Network Authentication Required",
 ]

@@ -16,12 +16,25 @@ final class StoreRegistry: @unchecked Sendable {
     /// A copy of the whole table.
     var all: [String: any HostedStore] { lock.withLock { stores } }
 
-    /// Adds `store` unless its name is taken. Returns the store already holding the name, or nil when added.
-    func add(_ store: any HostedStore) -> (any HostedStore)? {
+    /// The number of stores.
+    var count: Int { lock.withLock { stores.count } }
+
+    /// What ``add(_:limit:)`` did.
+    enum Addition {
+        case added
+        /// The name is taken by this store.
+        case exists(any HostedStore)
+        /// `limit` stores are hosted already.
+        case full
+    }
+
+    /// Adds `store` unless its name is taken or `limit` stores are hosted already.
+    func add(_ store: any HostedStore, limit: Int) -> Addition {
         lock.withLock {
-            if let existing = stores[store.name] { return existing }
+            if let existing = stores[store.name] { return .exists(existing) }
+            guard stores.count < limit else { return .full }
             stores[store.name] = store
-            return nil
+            return .added
         }
     }
 

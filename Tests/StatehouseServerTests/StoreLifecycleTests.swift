@@ -94,6 +94,24 @@ extension ServerTests {
             }
         }
 
+        /// `limits.maxStores` counts configured stores too; past it PUT is 507 and nothing is created.
+        @Test func storeCreationStopsAtTheLimit() async throws {
+            var limits = ServerConfiguration.Limits()
+            limits.maxStores = 4  // the 3 demo stores + 1
+            try await TestServer.with(limits: limits) { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                #expect(try client.request("PUT", "/stores/one", body: #"{"reducer":"Counter"}"#).status == 201)
+                let refused = try client.request("PUT", "/stores/two", body: #"{"reducer":"Counter"}"#)
+                #expect(refused.status == 507)
+                #expect(refused.bodyText.contains("too_many_stores"))
+                #expect(try client.request("GET", "/stores/two").status == 404)
+                #expect(try client.request("PUT", "/stores/one", body: #"{"reducer":"Counter"}"#).status == 200)  // exists
+                #expect(try client.request("DELETE", "/stores/one").status == 204)
+                #expect(try client.request("PUT", "/stores/two", body: #"{"reducer":"Counter"}"#).status == 201)
+            }
+        }
+
         @Test func storesAreCreatedAndDeletedOverHTTP() async throws {
             try await TestServer.with { server in
                 let client = try TestHTTPClient(port: server.port)

@@ -35,7 +35,7 @@ struct ConfigReader {
     func limits(_ value: Any) throws(ConfigurationError) -> ServerConfiguration.Limits {
         let object = try self.object(value, at: "limits")
         try allowOnly(
-            ["maxBodyBytes", "maxHeaderBytes", "maxMessageBytes", "maxHeaderFields", "maxConnections"], in: object, at: "limits")
+            ["maxBodyBytes", "maxHeaderBytes", "maxMessageBytes", "maxHeaderFields", "maxConnections", "maxStores"], in: object, at: "limits")
         var limits = ServerConfiguration.Limits()
         let range = 1...(1 << 30)
         if let v = object["maxBodyBytes"] { limits.maxBodyBytes = try integer(v, at: "limits.maxBodyBytes", in: range) }
@@ -47,6 +47,7 @@ struct ConfigReader {
         }
         if let v = object["maxHeaderFields"] { limits.maxHeaderFields = try integer(v, at: "limits.maxHeaderFields", in: 1...10_000) }
         if let v = object["maxConnections"] { limits.maxConnections = try integer(v, at: "limits.maxConnections", in: 1...1_000_000) }
+        if let v = object["maxStores"] { limits.maxStores = try integer(v, at: "limits.maxStores", in: 1...100_000_000) }
         return limits
     }
 

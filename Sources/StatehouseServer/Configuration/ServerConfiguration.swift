@@ -75,16 +75,20 @@ public struct ServerConfiguration: Sendable {
         /// Most open connections (HTTP, WebSocket and SSE together); past it new ones get 503 with `Retry-After`
         /// and are closed. Default 10,000.
         public var maxConnections = 10_000
+        /// Most stores hosted at once (configured ones included); past it `PUT /stores/{name}` gets 507
+        /// `too_many_stores`. A small store costs about 1.3 KiB. Default 100,000.
+        public var maxStores = 100_000
 
         public init(
             maxBodyBytes: Int = 1_048_576, maxHeaderBytes: Int = 16_384, maxMessageBytes: Int = 1_048_576,
-            maxHeaderFields: Int = 100, maxConnections: Int = 10_000
+            maxHeaderFields: Int = 100, maxConnections: Int = 10_000, maxStores: Int = 100_000
         ) {
             self.maxBodyBytes = maxBodyBytes
             self.maxHeaderBytes = maxHeaderBytes
             self.maxMessageBytes = maxMessageBytes
             self.maxHeaderFields = maxHeaderFields
             self.maxConnections = maxConnections
+            self.maxStores = maxStores
         }
     }
 

@@ -22,6 +22,9 @@ extension HTTPSession {
         if let existing = context.stores[name] {
             return answerExisting(existing, declaration, request)
         }
+        guard context.stores.count < context.limits.maxStores else {
+            return send(error: Self.tooManyStores(context.limits.maxStores), keepAlive: request.keepAlive, headOnly: false)
+        }
         let store: any HostedStore
         do {
             store = try context.catalog.build(declaration, historySize: context.streams.historySize)
@@ -44,10 +47,14 @@ extension HTTPSession {
             await store.start()
             loop.execute { [self] in
                 guard state == .busy else { return }
-                if let existing = context.stores.add(store) {
+                switch context.stores.add(store, limit: context.limits.maxStores) {
+                case .exists(let existing):
                     store.stop {}  // another request created the name first: this one is never hosted
                     answerExisting(existing, declaration, request)
-                } else {
+                case .full:
+                    store.stop {}
+                    send(error: Self.tooManyStores(context.limits.maxStores), keepAlive: request.keepAlive, headOnly: false)
+                case .added:
                     Log.shared.info("store \(name) created (\(declaration.reducer))")
                     send(Responses.json(201, Envelope.storeState(store: name, store.read()),
                         fields: [HTTPField(name: "Location", value: "/stores/\(name)")]),
@@ -77,6 +84,13 @@ extension HTTPSession {
         let fanout = store.fanout
         store.stop { fanout.storeDeleted() }
         send(HTTPResponse(status: 204), keepAlive: request.keepAlive, headOnly: false)
+    }
+
+    /// 507 (RFC 4918 §11.5): the store limit is reached.
+    private static func tooManyStores(_ limit: Int) -> APIError {
+        APIError(
+            status: 507, code: "too_many_stores",
+            message: "The server hosts its limit of \(limit) stores (limits.maxStores); delete one or raise the limit.")
     }
 
     /// Reads a PUT body: an object with a string `reducer` and an optional `state`.

@@ -1,5 +1,5 @@
 /// The encoder is the single-value container of the current level: one value per level, written in place.
-extension BytesEncoder: SingleValueEncodingContainer {
+extension BytesEncoder: SingleValueBytesWriter {
     /// The buffer offset where the level's single value starts.
     /// Encoding a second value, or a value after a container, is a programming error (as in Foundation).
     private func beginSingle() -> Int {
@@ -9,12 +9,26 @@ extension BytesEncoder: SingleValueEncodingContainer {
         return state.pointee.buffer.count
     }
 
-    private func single(_ write: (BytesEncoder) throws -> Void) rethrows {
+    func single(_ write: (BytesEncoder) throws -> Void) rethrows {
         let start = beginSingle()
         try write(self)
         state.pointee.root = .single(start..<state.pointee.buffer.count)
     }
 
+    /// The level's value sits in the encoder's own frame.
+    var singleValueAnchor: PathAnchor { .frame }
+}
+
+/// A single-value container writing into the main encoder's buffer: the encoder itself (one value per level) and
+/// ``SuperEncoder`` share every `encode` overload; they differ only in how a value is begun and where it sits.
+protocol SingleValueBytesWriter: SingleValueEncodingContainer {
+    /// Where the value sits, for numbers' error paths and nested values.
+    var singleValueAnchor: PathAnchor { get }
+    /// Writes the one value of this container through the main encoder and records it.
+    func single(_ write: (BytesEncoder) throws -> Void) rethrows
+}
+
+extension SingleValueBytesWriter {
     private func integer<T: FixedWidthInteger>(_ value: T) {
         single { $0.write { JSONTextWriter.writeInteger(value, into: &$0) } }
     }
@@ -22,8 +36,8 @@ extension BytesEncoder: SingleValueEncodingContainer {
     func encodeNil() throws { single { $0.writeNull() } }
     func encode(_ value: Bool) throws { single { $0.writeBool(value) } }
     func encode(_ value: String) throws { single { $0.write { JSONTextWriter.writeString(value, into: &$0) } } }
-    func encode(_ value: Double) throws { try single { try $0.writeDouble(value, in: .frame, nil) } }
-    func encode(_ value: Float) throws { try single { try $0.writeFloat(value, in: .frame, nil) } }
+    func encode(_ value: Double) throws { try single { try $0.writeDouble(value, in: singleValueAnchor, nil) } }
+    func encode(_ value: Float) throws { try single { try $0.writeFloat(value, in: singleValueAnchor, nil) } }
     func encode(_ value: Int) throws { integer(value) }
     func encode(_ value: Int8) throws { integer(value) }
     func encode(_ value: Int16) throws { integer(value) }
@@ -38,6 +52,6 @@ extension BytesEncoder: SingleValueEncodingContainer {
     func encode(_ value: UInt128) throws { integer(value) }
 
     func encode<T: Encodable>(_ value: T) throws {
-        try single { try $0.encodeValue(value, in: .frame, nil) }
+        try single { try $0.encodeValue(value, in: singleValueAnchor, nil) }
     }
 }

@@ -4,7 +4,7 @@
 ///
 /// ## Thread safety
 /// Confined to the encode call that created it; use it before the `encode(to:)` that created it returns.
-final class SuperEncoder: Encoder, SingleValueEncodingContainer {
+final class SuperEncoder: Encoder, SingleValueBytesWriter {
     private let main: BytesEncoder
     /// The position of this encoder's value.
     let position: PathPosition
@@ -19,7 +19,7 @@ final class SuperEncoder: Encoder, SingleValueEncodingContainer {
         self.base = base
     }
 
-    private var anchor: PathAnchor { .fixed(position, base: base) }
+    var singleValueAnchor: PathAnchor { .fixed(position, base: base) }
 
     var codingPath: [any CodingKey] { position.codingPath(in: main.state.pointee.path) }
 
@@ -41,38 +41,12 @@ final class SuperEncoder: Encoder, SingleValueEncodingContainer {
         self
     }
 
-    private func single(_ write: (BytesEncoder) throws -> Void) rethrows {
+    func single(_ write: (BytesEncoder) throws -> Void) rethrows {
         guard case .empty = root else {
             preconditionFailure("Attempt to encode value through single value container when previously value already encoded.")
         }
         let start = main.state.pointee.buffer.count
         try write(main)
         root = .single(start..<main.state.pointee.buffer.count)
-    }
-
-    private func integer<T: FixedWidthInteger>(_ value: T) {
-        single { $0.write { JSONTextWriter.writeInteger(value, into: &$0) } }
-    }
-
-    func encodeNil() throws { single { $0.writeNull() } }
-    func encode(_ value: Bool) throws { single { $0.writeBool(value) } }
-    func encode(_ value: String) throws { single { $0.write { JSONTextWriter.writeString(value, into: &$0) } } }
-    func encode(_ value: Double) throws { try single { try $0.writeDouble(value, in: anchor, nil) } }
-    func encode(_ value: Float) throws { try single { try $0.writeFloat(value, in: anchor, nil) } }
-    func encode(_ value: Int) throws { integer(value) }
-    func encode(_ value: Int8) throws { integer(value) }
-    func encode(_ value: Int16) throws { integer(value) }
-    func encode(_ value: Int32) throws { integer(value) }
-    func encode(_ value: Int64) throws { integer(value) }
-    func encode(_ value: Int128) throws { integer(value) }
-    func encode(_ value: UInt) throws { integer(value) }
-    func encode(_ value: UInt8) throws { integer(value) }
-    func encode(_ value: UInt16) throws { integer(value) }
-    func encode(_ value: UInt32) throws { integer(value) }
-    func encode(_ value: UInt64) throws { integer(value) }
-    func encode(_ value: UInt128) throws { integer(value) }
-
-    func encode<T: Encodable>(_ value: T) throws {
-        try single { try $0.encodeValue(value, in: anchor, nil) }
     }
 }

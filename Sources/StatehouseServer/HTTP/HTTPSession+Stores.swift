@@ -1,4 +1,3 @@
-import Foundation
 import HTTP1
 import JSONPatch
 
@@ -98,16 +97,11 @@ extension HTTPSession {
         let invalid = APIError(
             status: 400, code: "invalid_store",
             message: "Send {\"reducer\":\"<type>\",\"state\":{…}} (state optional) to create a store.")
-        guard (try? JSONValue(parsing: body)) != nil,  // strict RFC 8259, as every other body
-            let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
-            let reducer = object["reducer"] as? String,
-            Set(object.keys).isSubset(of: ["reducer", "state"])
+        guard let object = (try? JSONValue(parsing: body))?.objectValue,  // strict RFC 8259, as every other body
+            case .string(let reducer)? = object["reducer"],
+            object.keys.allSatisfy({ $0 == "reducer" || $0 == "state" })
         else { throw invalid }
-        var state: [UInt8]?
-        if let value = object["state"] {
-            guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else { throw invalid }
-            state = Array(data)
-        }
+        let state = object["state"].map { $0.serialized() }
         return .init(name: name, reducer: reducer, initialState: state)
     }
 }

@@ -19,6 +19,10 @@ enum ActionErrorMessage {
         case ActionDecodingFailure.unknownType(let type):
             return invalid("Unknown action type \(JSONText.quoted(type)).")
         case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
+            if let parse = context.underlyingError as? JSONParseError {
+                // The server's own parse failed: its error says where; no second parse.
+                return .invalidJSON(body.map(isBlank) == true ? "the body is empty" : "\(parse)")
+            }
             if let body, let problem = syntaxProblem(body) { return .invalidJSON(problem) }
             return invalid(numberMessage)
         case DecodingError.typeMismatch(_, let context) where isRoot(context.codingPath):
@@ -56,9 +60,14 @@ enum ActionErrorMessage {
     private static let numberMessage =
         "A number in the payload does not fit its field: integer fields take whole numbers from -2^63 to 2^63-1."
 
+    /// Whether `body` is empty or only RFC 8259 whitespace.
+    private static func isBlank(_ body: [UInt8]) -> Bool {
+        body.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    }
+
     /// What is wrong with `body` as JSON, or nil when it is valid JSON.
     private static func syntaxProblem(_ body: [UInt8]) -> String? {
-        if body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return "the body is empty" }
+        if isBlank(body) { return "the body is empty" }
         do {
             _ = try JSONValue(parsing: body)  // the same strict RFC 8259 parser that read the action
             return nil

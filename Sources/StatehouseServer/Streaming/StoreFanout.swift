@@ -35,6 +35,8 @@ final class StoreFanout: @unchecked Sendable {
     var projections: [StreamChannel: (version: UInt64, value: JSONValue)] = [:]
     /// One per loop that ever had a subscriber or waiter here; `active` counts them (guarded by `lock`).
     private var shards: [FanoutShard] = []
+    /// Version waiters on all loops (guarded by `lock`): a change that no channel sees still wakes them.
+    private var waiterCount = 0
 
     init(storeName: String, historySize: Int, initialJSON: [UInt8]) {
         self.storeName = storeName
@@ -73,14 +75,12 @@ final class StoreFanout: @unchecked Sendable {
             for channel in channels.keys {
                 if let message = changeMessage(channel, version: version, json: json) { messages[channel] = message }
             }
-            return (messages, shards.filter { $0.active > 0 })
+            return (messages, !messages.isEmpty || waiterCount > 0 ? shards.filter { $0.active > 0 } : [])
         }
         forEachActiveShard(active, sharing: messages.values) { shard in
-            if !messages.isEmpty {
-                // One lookup per channel, not per subscriber.
-                for (channel, message) in messages {
-                    for subscriber in shard.subscribers[channel]?.values ?? [:].values { subscriber.deliver(message) }
-                }
+            // One lookup per channel, not per subscriber.
+            for (channel, message) in messages {
+                for subscriber in shard.subscribers[channel]?.values ?? [:].values { subscriber.deliver(message) }
             }
             if !shard.waiters.isEmpty { self.wakeWaiters(in: shard, version: version) }
         }
@@ -88,8 +88,10 @@ final class StoreFanout: @unchecked Sendable {
 
     /// Sends an event (its FSA JSON) to every subscriber, in stream order.
     func eventEmitted(_ fsa: [UInt8]) {
-        let (epoch, version, active) = lock.withLock { (history.epoch, history.newest.version, shards.filter { $0.active > 0 }) }
-        guard !active.isEmpty else { return }
+        let (epoch, version, active) = lock.withLock {
+            (history.epoch, history.newest.version, channels.isEmpty ? [] : shards.filter { $0.active > 0 })
+        }
+        guard !active.isEmpty else { return }  // no subscriber anywhere (waiters alone do not take events)
         let message = StreamMessage(
             kind: .event, version: version, epoch: epoch, json: Envelope.event(store: storeName, fsa))
         forEachActiveShard(active, sharing: [message]) { shard in
@@ -176,6 +178,7 @@ final class StoreFanout: @unchecked Sendable {
         let shard = lock.withLock { () -> FanoutShard in
             let shard = shardOf(loop)
             shard.active += 1
+            waiterCount += 1
             return shard
         }
         shard.waiters.append(waiter)
@@ -194,7 +197,10 @@ final class StoreFanout: @unchecked Sendable {
     private func finish(_ waiter: VersionWaiter, in shard: FanoutShard, reached: Bool) {
         guard let index = shard.waiters.firstIndex(where: { $0 === waiter }) else { return }
         shard.waiters.remove(at: index)
-        lock.withLock { shard.active -= 1 }
+        lock.withLock {
+            shard.active -= 1
+            waiterCount -= 1
+        }
         waiter.timer.close()
         waiter.done(reached)
     }

@@ -95,20 +95,9 @@ extension ServerTests {
         @Test func anIdempotencyKeyIsReducedOnceAcrossLoops() async throws {
             try await TestServer.with(configure: Self.twoLoops) { server in
                 let port = server.port
-                let bodies = try await withThrowingTaskGroup(of: String.self) { group in
-                    for _ in 0..<8 {
-                        group.addTask {
-                            try await blocking {
-                                let client = try TestHTTPClient(port: port)
-                                defer { client.close() }
-                                return try client.request(
-                                    "POST", "/stores/counter/actions", body: #"{"type":"add","payload":{"amount":7}}"#,
-                                    fields: [("Idempotency-Key", "once")]).bodyText
-                            }
-                        }
-                    }
-                    return try await group.reduce(into: []) { $0.append($1) }
-                }
+                let bodies = try await concurrentKeyedPosts(
+                    port: port, count: 8, path: "/stores/counter/actions", body: #"{"type":"add","payload":{"amount":7}}"#,
+                    key: "once")
                 #expect(Set(bodies) == [#"{"store":"counter","version":1,"state":{"count":7}}"#])
                 let read = try await blocking { try TestHTTPClient(port: port).request("GET", "/stores/counter").bodyText }
                 #expect(read == #"{"store":"counter","version":1,"state":{"count":7}}"#)

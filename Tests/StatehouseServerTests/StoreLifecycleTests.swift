@@ -25,21 +25,9 @@ extension ServerTests {
         @Test func concurrentRetriesWithOneKeyReduceOnce() async throws {
             try await TestServer.with { server in
                 let port = server.port
-                let answers = try await withThrowingTaskGroup(of: String.self) { group in
-                    for _ in 0..<8 {
-                        group.addTask {
-                            try await blocking {
-                                let client = try TestHTTPClient(port: port)
-                                defer { client.close() }
-                                return try client.request(
-                                    "POST", "/stores/counter/actions?wait=settled&timeout_ms=5000",
-                                    body: #"{"type":"incrementLater","payload":{"ms":30}}"#, fields: [("Idempotency-Key", "same")]
-                                ).bodyText
-                            }
-                        }
-                    }
-                    return try await group.reduce(into: [String]()) { $0.append($1) }
-                }
+                let answers = try await concurrentKeyedPosts(
+                    port: port, count: 8, path: "/stores/counter/actions?wait=settled&timeout_ms=5000",
+                    body: #"{"type":"incrementLater","payload":{"ms":30}}"#, key: "same")
                 #expect(Set(answers) == [#"{"store":"counter","version":1,"state":{"count":1}}"#])
             }
         }

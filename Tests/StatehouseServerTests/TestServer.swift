@@ -1,6 +1,7 @@
 import DemoReducers
 import Foundation
 import StatehouseServer
+import StatehouseTestClients
 
 /// A real server on 127.0.0.1 with an ephemeral port, hosting the demo stores, for one test.
 final class TestServer: @unchecked Sendable {
@@ -69,6 +70,22 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
         let thread = Thread { continuation.resume(with: Result { try body() }) }
         thread.stackSize = 1 << 20
         thread.start()
+    }
+}
+
+/// Sends the same keyed POST from `count` connections at once (each on a thread of its own); returns the bodies.
+func concurrentKeyedPosts(port: UInt16, count: Int, path: String, body: String, key: String) async throws -> [String] {
+    try await withThrowingTaskGroup(of: String.self) { group in
+        for _ in 0..<count {
+            group.addTask {
+                try await blocking {
+                    let client = try TestHTTPClient(port: port)
+                    defer { client.close() }
+                    return try client.request("POST", path, body: body, fields: [("Idempotency-Key", key)]).bodyText
+                }
+            }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
     }
 }
 

@@ -31,10 +31,15 @@ extension Store {
         }
     }
 
-    /// Appends to the mailbox and schedules a drain if none is scheduled.
+    /// Appends to the mailbox and schedules a drain if none is scheduled: a task on the pool, or a job of the
+    /// executor the store is bound to (no task, and no wake-up when the caller is that executor's own thread).
     nonisolated func push(_ envelope: Envelope) {
-        if mailbox.push(envelope) {
+        guard mailbox.push(envelope) else { return }
+        switch home {
+        case .pool:
             Task { await self.drain() }
+        case .bound(let executor):
+            executor.execute { self.assumeIsolated { $0.drain() } }
         }
     }
 

@@ -29,7 +29,8 @@ import Foundation
 /// An actor. State, version, observers and effect bookkeeping are isolated to it. ``enqueue(_:completion:)``
 /// and ``send(_:)`` are `nonisolated`: they append to a lock-protected (pthread mutex) mailbox and return
 /// (or suspend) without hopping onto the actor; the actor drains the mailbox. Reducers and observer
-/// callbacks run on the actor, inside the drain, so they must be fast and must not block.
+/// callbacks run on the actor, inside the drain, so they must be fast and must not block. The actor runs on Swift's
+/// concurrency pool, or on the ``StoreExecutor`` given at init (an event loop): then reducers and observers run on it.
 public actor Store<R: Reducer> {
     /// The number of distinct states since creation; starts at `0`, +1 per changing reduce.
     public internal(set) var version: UInt64 = 0
@@ -42,6 +43,8 @@ public actor Store<R: Reducer> {
     let clock: StoreClock
     let logger: (@Sendable (String) -> Void)?
     let mailbox = Mailbox<Envelope>()
+    /// The pool, or the executor given at init.
+    nonisolated let home: StoreHome
 
     /// In registration order; a short array (usually one entry) is a smaller heap block than a dictionary.
     var observers: [(token: ObservationToken, observer: Observer)] = []
@@ -69,19 +72,28 @@ public actor Store<R: Reducer> {
     ///     manual clock to control time.
     ///   - logger: Receives one line per effect error that has no `catch:` handler, and per emitted
     ///     event that is not an `R.Event`. `nil` writes the line to standard error.
+    ///   - executor: Where the actor runs (drains, observers, completions): `nil` for Swift's concurrency pool.
+    ///     Effects run on the pool either way.
     public init(
         reducer: R,
         state: R.State,
         name: String = "store",
         clock: any Clock<Duration> = ContinuousClock(),
-        logger: (@Sendable (String) -> Void)? = nil
+        logger: (@Sendable (String) -> Void)? = nil,
+        executor: (any StoreExecutor)? = nil
     ) {
+        home = executor.map { .bound($0) } ?? .pool(HomeActor())
         self.reducer = reducer
         self.state = state
         self.initialState = state
         self.name = name
         self.clock = StoreClock(clock)
         self.logger = logger
+    }
+
+    /// The executor of ``StoreHome``: the pool through a private actor, or the one given at init.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        home.unownedExecutor
     }
 
     /// The current state and version, read together.

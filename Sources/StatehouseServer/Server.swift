@@ -1,9 +1,12 @@
 import Foundation
+import StatehouseCore
 import UVLoop
 
 /// A Statehouse server: hosts the configured stores and serves the HTTP and WebSocket API on
 /// `configuration.eventLoops` libuv loops, each a thread with its own listening socket on the same address
-/// (`SO_REUSEPORT`); the stores' actors run on Swift's concurrency pool and are shared by all loops.
+/// (`SO_REUSEPORT`). Every store is shared by all loops; its actor runs on one loop (configured stores round-robin,
+/// a store created with `PUT` on the loop of the connection that created it) or, with `listen.storeExecutor`
+/// `"pool"`, on Swift's concurrency pool. Effects run on the pool.
 ///
 /// ```swift
 /// let server = try Server(configuration: config, catalog: catalog)
@@ -32,9 +35,10 @@ public final class Server: @unchecked Sendable {
     ///   `UVError` if the event loop cannot be created.
     public init(configuration: ServerConfiguration, catalog: ReducerCatalog, configurationPath: String = "configuration") throws {
         self.configuration = configuration
-        let built = try catalog.makeStores(for: configuration, path: configurationPath)
-        stores = Dictionary(uniqueKeysWithValues: built.map { ($0.name, $0) })
         loops = try (0..<max(1, configuration.eventLoops)).map { _ throws(UVError) in try EventLoop() }
+        let executors: [any StoreExecutor] = configuration.storeExecutor == .loop ? loops : []
+        let built = try catalog.makeStores(for: configuration, path: configurationPath, executors: executors)
+        stores = Dictionary(uniqueKeysWithValues: built.map { ($0.name, $0) })
         let registry = StoreRegistry(stores)
         let connections = ConnectionGauge()
         contexts = loops.map { loop in
@@ -49,8 +53,8 @@ public final class Server: @unchecked Sendable {
     public func start() throws -> Int {
         lifecycle.withLock { precondition(phase == .created, "Server.start() called twice"); phase = .running }
         prepareProcessSignals()
-        startStores()
         for loop in loops { loop.start() }
+        startStores()  // after the loops: each store runs on one of them
         var port = configuration.port
         do {
             // The first listener picks the port (when 0) and fails if the address is taken; the others join it.
@@ -105,7 +109,8 @@ public final class Server: @unchecked Sendable {
         }) ?? []
     }
 
-    /// Stops accepting, lets in-flight HTTP responses finish, closes WebSockets with 1001, then ends the loop.
+    /// Stops accepting, lets in-flight HTTP responses finish, closes WebSockets with 1001, stops the stores, then ends
+    /// the loops.
     /// Waits at most `graceMs` milliseconds for connections to go. Returns when the loop has ended; idempotent.
     public func shutdown(graceMs: Int = 3000) {
         let first = lifecycle.withLock { () -> Bool in
@@ -133,6 +138,7 @@ public final class Server: @unchecked Sendable {
         }
         loops[0].execute { for watcher in watchers { watcher.close() } }
         _ = drained.wait(timeout: .now() + .milliseconds(graceMs))
+        stopStores()
         for loop in loops { loop.stop() }
         lifecycle.withLock { phase = .stopped }
         stopped.signal()
@@ -153,6 +159,16 @@ public final class Server: @unchecked Sendable {
             fields: [.init(name: "Retry-After", value: "5")])
         connection.write(Responses.error(error).serialized(keepAlive: false))
         connection.closeAfterWrites()
+    }
+
+    /// Stops every store (their effects are cancelled) while the loops they run on still run; waits up to 1 s.
+    private func stopStores() {
+        let stopped = DispatchGroup()
+        for store in contexts[0].stores.all.values {
+            stopped.enter()
+            store.stop { stopped.leave() }
+        }
+        _ = stopped.wait(timeout: .now() + .seconds(1))
     }
 
     private func startStores() {

@@ -1,3 +1,4 @@
+import StatehouseCore
 import UVLoop
 
 /// What the connections of one event loop share: the loop and its open sessions; and, with every other loop of the
@@ -18,6 +19,8 @@ final class ServerContext: @unchecked Sendable {
     let connections: ConnectionGauge
     /// Reducer types stores can be created from.
     let catalog: ReducerCatalog
+    /// Where a store created on this loop runs: the loop, or the pool (`nil`).
+    let storeExecutor: (any StoreExecutor)?
     /// Open connections (HTTP or WebSocket), so shutdown can reach them.
     private(set) var sessions: [ObjectIdentifier: any ServerSession] = [:]
     /// True once shutdown has begun: new requests are answered with `Connection: close`.
@@ -31,6 +34,7 @@ final class ServerContext: @unchecked Sendable {
     ) {
         self.loop = loop
         self.catalog = catalog
+        storeExecutor = configuration.storeExecutor == .loop ? loop : nil
         limits = configuration.limits
         streams = configuration.streams
         timeouts = configuration.timeouts

@@ -1,21 +1,27 @@
 import Foundation
+import Synchronization
 internal import CLibUV
 
 /// A libuv event loop running on a thread of its own.
 ///
 /// Every handle of the loop (listeners, connections, timers) is used only on the loop's thread. Other threads reach
 /// the loop through one door, ``execute(_:)``: a lock-protected job queue plus `uv_async_send`, whose wake-ups libuv
-/// coalesces, so each wake-up drains the whole queue in order.
+/// coalesces, so each wake-up drains the whole queue in order. A job enqueued by the loop thread while the queue is
+/// being drained runs in the same drain, with no wake-up at all.
+///
+/// The loop is also a `SerialExecutor` (see `EventLoop+Executor.swift`): an actor whose `unownedExecutor` is the
+/// loop's runs its jobs on the loop thread, in the same queue as ``execute(_:)``.
 ///
 /// ## Thread safety
-/// ``execute(_:)``, ``isInLoop`` and ``stop()`` may be called from any thread; everything else about the loop's
-/// handles is confined to the loop thread.
+/// ``execute(_:)``, ``isInLoop``, ``stop()`` and the executor methods may be called from any thread; everything else
+/// about the loop's handles is confined to the loop thread.
 public final class EventLoop: @unchecked Sendable {
     let uvLoop: UnsafeMutablePointer<uv_loop_t>
     private let door: UnsafeMutablePointer<uv_async_t>
     private let lock = NSLock()
-    private var jobs: [@Sendable () -> Void] = []
-    private var loopThread: pthread_t?
+    private var jobs: [Job] = []
+    /// The loop thread's `pthread_self()`, 0 before it starts: read without the lock by ``isInLoop``.
+    private let loopThread = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)
     /// One read buffer for every connection of the loop: reads are handed out synchronously and consumers copy
     /// what they keep, so sharing it is safe on the single loop thread.
@@ -70,7 +76,7 @@ public final class EventLoop: @unchecked Sendable {
             state = .running
         }
         let thread = Thread { [self] in
-            lock.withLock { loopThread = pthread_self() }
+            loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
             uv_run(uvLoop, UV_RUN_DEFAULT)
             uv_loop_close(uvLoop)
             lock.withLock { state = .stopped }
@@ -82,19 +88,26 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `job` on the loop thread, after every job enqueued before it. Callable from any thread.
-    /// Jobs enqueued after ``stop()`` are dropped.
+    /// Jobs enqueued before ``start()`` wait for it; jobs enqueued after ``stop()`` are dropped.
     public func execute(_ job: @escaping @Sendable () -> Void) {
-        let accepted = lock.withLock {
-            guard state == .running else { return false }
+        enqueue(.closure(job))
+    }
+
+    /// Queues `job`, and wakes the loop unless the loop thread itself is draining the queue (it will take the job
+    /// before it stops).
+    func enqueue(_ job: Job) {
+        let wakeUp = !(isInLoop && isRunningJobs)
+        lock.withLock {
+            guard state == .running || state == .created else { return }
             jobs.append(job)
-            return true
+            // Under the lock: ``stop()`` cannot have closed the door yet.
+            if wakeUp { uv_async_send(door) }
         }
-        if accepted { uv_async_send(door) }
     }
 
     /// True when called on the loop thread.
     public var isInLoop: Bool {
-        lock.withLock { loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        loopThread.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
     }
 
     /// Traps unless called on the loop thread.
@@ -112,7 +125,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         guard wasRunning else { return }
         // The door refuses new jobs now; this last one is pushed directly.
-        lock.withLock { jobs.append { [self] in closeAllHandles() } }
+        lock.withLock { jobs.append(.closure { [self] in closeAllHandles() }) }
         uv_async_send(door)
         finished.wait()
     }
@@ -139,14 +152,12 @@ public final class EventLoop: @unchecked Sendable {
 
     private func runJobs() {
         isRunningJobs = true
+        var batch: [Job] = []
         while true {
-            let batch = lock.withLock { () -> [@Sendable () -> Void] in
-                let taken = jobs
-                jobs.removeAll(keepingCapacity: true)
-                return taken
-            }
+            lock.withLock { swap(&jobs, &batch) }
             if batch.isEmpty { break }
-            for job in batch { job() }
+            for job in batch { run(job) }
+            batch.removeAll(keepingCapacity: true)
         }
         isRunningJobs = false
         let flushing = toFlush
@@ -156,7 +167,8 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Write gathering (loop thread only)
 
-    /// True while jobs from ``execute(_:)`` run: connection writes are gathered until the batch ends.
+    /// True while jobs from ``execute(_:)`` run: connection writes are gathered until the batch ends. Written on the
+    /// loop thread only; other threads read it only after ``isInLoop`` said they are the loop thread.
     private(set) var isRunningJobs = false
     private var toFlush: [TCPConnection] = []
 

@@ -91,6 +91,8 @@ struct ConfigurationTests {
         #expect(config.limits.maxHeaderBytes == 16384)
         #expect(config.eventLoops == EventLoop.availableParallelism)
         #expect(try ConfigurationLoader.parse(Data(#"{"listen":{"eventLoops":3},"stores":[]}"#.utf8), path: "x").eventLoops == 3)
+        #expect(config.storeExecutor == .loop)
+        #expect(try ConfigurationLoader.parse(Data(#"{"listen":{"storeExecutor":"pool"},"stores":[]}"#.utf8), path: "x").storeExecutor == .pool)
         #expect(config.stores.first?.name == "c")
         #expect(config.stores.first?.initialState.map { String(decoding: $0, as: UTF8.self) } == #"{"count":3}"#)
     }
@@ -109,6 +111,7 @@ struct ConfigurationTests {
         (#"{}"#, "stores"),
         (#"{"listen":{"port":true},"stores":[]}"#, "listen.port"),
         (#"{"listen":{"eventLoops":0},"stores":[]}"#, "listen.eventLoops"),
+        (#"{"listen":{"storeExecutor":"threads"},"stores":[]}"#, "listen.storeExecutor"),
         (#"{"limits":{"maxBodyBytes":0},"stores":[]}"#, "limits.maxBodyBytes"),
         (#"[]"#, "JSON object"),
     ])

@@ -12,9 +12,14 @@ extension ServerTests {
     @Suite struct EventLoopsTests {
         static func twoLoops(_ configuration: inout ServerConfiguration) { configuration.eventLoops = 2 }
 
-        /// 16 watchers spread over two loops all see every version of writes made from connections on both loops.
-        @Test func watchersOnEveryLoopSeeEveryVersion() async throws {
-            try await TestServer.with(configure: Self.twoLoops) { server in
+        /// 16 watchers spread over two loops all see every version of writes made from connections on both loops,
+        /// with the store on a loop or on the pool.
+        @Test(arguments: [StoreExecutorChoice.loop, .pool])
+        func watchersOnEveryLoopSeeEveryVersion(storeExecutor: StoreExecutorChoice) async throws {
+            try await TestServer.with(configure: { configuration in
+                configuration.eventLoops = 2
+                configuration.storeExecutor = storeExecutor
+            }) { server in
                 let port = server.port
                 let watchers = try (0..<16).map { _ in try TestWebSocketClient(port: port, path: "/stores/counter/ws") }
                 defer { watchers.forEach { $0.close() } }

@@ -45,7 +45,7 @@ extension ServerTests {
             let before = try Self.heapInUse()
             for name in names {
                 let declaration = ServerConfiguration.StoreDeclaration(name: name, reducer: "Counter", initialState: nil)
-                let store = try catalog.build(declaration, historySize: 64)
+                let store = try catalog.build(declaration, historySize: 64, executor: nil)
                 await store.start()
                 stores[name] = store
             }

@@ -45,7 +45,7 @@ public enum ConfigurationLoader {
         try reader.allowOnly(["listen", "limits", "streams", "timeouts", "auth", "cors", "stores"], in: top, at: "")
         if let listen = top["listen"] {
             let object = try reader.object(listen, at: "listen")
-            try reader.allowOnly(["host", "port", "eventLoops"], in: object, at: "listen")
+            try reader.allowOnly(["host", "port", "eventLoops", "storeExecutor"], in: object, at: "listen")
             if let host = object["host"] {
                 let text = try reader.string(host, at: "listen.host")
                 guard let address = ServerConfiguration.bindAddress(for: text) else {
@@ -55,6 +55,13 @@ public enum ConfigurationLoader {
             }
             if let port = object["port"] { config.port = try reader.integer(port, at: "listen.port", in: 0...65535) }
             if let loops = object["eventLoops"] { config.eventLoops = try reader.integer(loops, at: "listen.eventLoops", in: 1...64) }
+            if let executor = object["storeExecutor"] {
+                let text = try reader.string(executor, at: "listen.storeExecutor")
+                guard let choice = StoreExecutorChoice(rawValue: text) else {
+                    throw reader.fail("listen.storeExecutor", "\"\(text)\" is not a store executor; use \"loop\" or \"pool\"")
+                }
+                config.storeExecutor = choice
+            }
         }
         if let limits = top["limits"] {
             config.limits = try reader.limits(limits)

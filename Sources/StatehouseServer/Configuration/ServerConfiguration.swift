@@ -1,11 +1,22 @@
 import Foundation
 import UVLoop
 
+/// Where the stores' actors (reduces, observers, replies) run; effects run on Swift's concurrency pool either way.
+public enum StoreExecutorChoice: String, Sendable {
+    /// On an event loop: configured stores round-robin over the loops, a store created with `PUT` on the loop of
+    /// the connection that created it. An action reaches its store and its reply the connection with no thread
+    /// hand-off when both are on one loop; a slow reducer delays that loop's connections.
+    case loop
+    /// On Swift's concurrency pool: a slow reducer delays only its own store, at two thread hand-offs per batch of
+    /// actions.
+    case pool
+}
+
 /// The server's configuration, read from `Config/statehouse.json` (see ``ConfigurationLoader``).
 ///
 /// Shape:
 /// ```json
-/// {"listen":{"host":"127.0.0.1","port":8080,"eventLoops":2},
+/// {"listen":{"host":"127.0.0.1","port":8080,"eventLoops":2,"storeExecutor":"loop"},
 ///  "limits":{"maxBodyBytes":1048576,"maxHeaderBytes":16384,"maxMessageBytes":1048576},
 ///  "stores":[{"name":"counter","reducer":"Counter"},{"name":"todos","reducer":"TodoList","state":{…}}]}
 /// ```
@@ -17,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     /// Event loops (threads serving connections), each with its own listening socket on `host:port`
     /// (`SO_REUSEPORT`: the kernel spreads new connections over them). Default: the CPUs this process may run on.
     public var eventLoops: Int = EventLoop.availableParallelism
+    /// Where the stores' actors run (configuration `listen.storeExecutor`). Default ``StoreExecutorChoice/loop``.
+    public var storeExecutor: StoreExecutorChoice = .loop
     /// Size limits on input.
     public var limits = Limits()
     /// State streams: history, slow consumers, SSE.

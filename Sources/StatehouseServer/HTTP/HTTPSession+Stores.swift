@@ -26,7 +26,7 @@ extension HTTPSession {
         }
         let store: any HostedStore
         do {
-            store = try context.catalog.build(declaration, historySize: context.streams.historySize)
+            store = try context.catalog.build(declaration, historySize: context.streams.historySize, executor: context.storeExecutor)
         } catch {
             let problem: APIError
             switch error {

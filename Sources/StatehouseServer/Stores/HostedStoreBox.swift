@@ -31,13 +31,11 @@ final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable
         }
     }
 
-    init(name: String, reducerName: String, state: R.State, historySize: Int) {
+    init(name: String, reducerName: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?) {
         self.name = name
         self.reducerName = reducerName
         fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
-        store = Store(reducer: R(), state: state, name: name) { line in
-            Log.shared.warning(line)
-        }
+        store = Store(reducer: R(), state: state, name: name, logger: { line in Log.shared.warning(line) }, executor: executor)
     }
 
     func start() async {

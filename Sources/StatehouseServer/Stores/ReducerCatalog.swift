@@ -3,8 +3,9 @@ import StatehouseCore
 
 /// The reducer types a server can host, by the name the configuration uses (e.g. `"Counter"`).
 public struct ReducerCatalog: Sendable {
-    typealias Factory = @Sendable (_ declaration: ServerConfiguration.StoreDeclaration, _ historySize: Int) throws
-        -> any HostedStore
+    typealias Factory = @Sendable (
+        _ declaration: ServerConfiguration.StoreDeclaration, _ historySize: Int, _ executor: (any StoreExecutor)?
+    ) throws -> any HostedStore
 
     private var factories: [String: Factory] = [:]
 
@@ -13,26 +14,31 @@ public struct ReducerCatalog: Sendable {
     /// Registers `type` under `name` (default: the type's own name).
     public mutating func register<R: ServableReducer>(_ type: R.Type, as name: String? = nil) {
         let reducerName = name ?? String(describing: type)
-        factories[reducerName] = { declaration, historySize in
+        factories[reducerName] = { declaration, historySize, executor in
             var state = R.initialState
             if let json = declaration.initialState {
                 state = try JSONDecoder().decode(R.State.self, from: Data(json))
             }
-            return HostedStoreBox<R>(name: declaration.name, reducerName: reducerName, state: state, historySize: historySize)
+            return HostedStoreBox<R>(
+                name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor)
         }
     }
 
     /// Registered names, sorted.
     public var names: [String] { factories.keys.sorted() }
 
-    /// Builds the stores a configuration declares.
+    /// Builds the stores a configuration declares, the i-th bound to `executors[i % executors.count]` (on the pool
+    /// when `executors` is empty).
     /// - Throws: ``ConfigurationError`` naming `stores[i].reducer` for an unknown reducer, or `stores[i].state` for
     ///   a state the reducer's `State` cannot decode.
-    func makeStores(for configuration: ServerConfiguration, path: String) throws(ConfigurationError) -> [any HostedStore] {
+    func makeStores(
+        for configuration: ServerConfiguration, path: String, executors: [any StoreExecutor]
+    ) throws(ConfigurationError) -> [any HostedStore] {
         var stores: [any HostedStore] = []
         for (index, declaration) in configuration.stores.enumerated() {
+            let executor = executors.isEmpty ? nil : executors[index % executors.count]
             do {
-                stores.append(try build(declaration, historySize: configuration.streams.historySize))
+                stores.append(try build(declaration, historySize: configuration.streams.historySize, executor: executor))
             } catch {
                 switch error {
                 case .unknownReducer:
@@ -56,12 +62,14 @@ public struct ReducerCatalog: Sendable {
         case invalidState(String)
     }
 
-    /// Builds one store (not started).
+    /// Builds one store (not started), bound to `executor` (`nil`: Swift's concurrency pool).
     /// - Throws: ``BuildFailure``.
-    func build(_ declaration: ServerConfiguration.StoreDeclaration, historySize: Int) throws(BuildFailure) -> any HostedStore {
+    func build(
+        _ declaration: ServerConfiguration.StoreDeclaration, historySize: Int, executor: (any StoreExecutor)?
+    ) throws(BuildFailure) -> any HostedStore {
         guard let factory = factories[declaration.reducer] else { throw .unknownReducer }
         do {
-            return try factory(declaration, historySize)
+            return try factory(declaration, historySize, executor)
         } catch {
             throw .invalidState(Self.describe(error))
         }

@@ -152,18 +152,22 @@ public final class EventLoop: @unchecked Sendable {
 
     private func runJobs() {
         isRunningJobs = true
-        var batch: [Job] = []
         while true {
-            lock.withLock { swap(&jobs, &batch) }
-            if batch.isEmpty { break }
-            for job in batch { run(job) }
-            batch.removeAll(keepingCapacity: true)
+            // Two arrays trade places: no allocation once both have grown.
+            lock.withLock { swap(&jobs, &runningJobs) }
+            if runningJobs.isEmpty { break }
+            for job in runningJobs { run(job) }
+            runningJobs.removeAllKeepingCapacity()
         }
         isRunningJobs = false
-        let flushing = toFlush
-        toFlush.removeAll(keepingCapacity: true)
+        swap(&toFlush, &flushing)
         for connection in flushing { connection.flushOutbox() }
+        flushing.removeAllKeepingCapacity()
     }
+
+    /// The batch of jobs being run, and of connections being flushed (loop thread only).
+    private var runningJobs: [Job] = []
+    private var flushing: [TCPConnection] = []
 
     // MARK: Write gathering (loop thread only)
 

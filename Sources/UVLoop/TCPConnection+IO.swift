@@ -37,7 +37,7 @@ extension TCPConnection {
             if Int(result) == total {
                 // Everything is with the kernel: the write queue is empty again.
                 if outbox.isEmpty {
-                    buffers.removeAll(keepingCapacity: true)
+                    buffers.removeAllKeepingCapacity()
                     outbox = buffers
                 }
                 if state == .open { onWritable?() }

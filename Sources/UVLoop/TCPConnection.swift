@@ -25,9 +25,10 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
 
     /// Bytes handed to libuv and not yet written.
     var pendingWriteBytes = 0
-    /// Buffers gathered during a batch of loop jobs, sent together when it ends.
-    var outbox: [OutboundBuffer] = []
-    var outboxBytes = 0
+    /// Buffers gathered during a batch of loop jobs, sent together when it ends. Touched for every message written,
+    /// on the loop thread only: no dynamic exclusivity check.
+    @exclusivity(unchecked) var outbox: [OutboundBuffer] = []
+    @exclusivity(unchecked) var outboxBytes = 0
 
     /// Bytes accepted by ``write(_:)`` and not yet written to the socket.
     public var unsentBytes: Int { pendingWriteBytes + outboxBytes }

@@ -1,4 +1,5 @@
 import JSONPatch
+import UVLoop
 
 /// What a subscriber watches: the whole state or one sub-value (RFC 6901 JSON Pointer), as full states or as
 /// RFC 6902 patches. Subscribers on the same channel share every message: it is built once per change.
@@ -52,8 +53,15 @@ final class StreamMessage: @unchecked Sendable {
         _ = serverSentEvent
     }
 
-    /// The message as one unmasked WebSocket text frame (RFC 6455 §5.6).
-    private(set) lazy var webSocketFrame = WebSocketFrames.text(json)
+    /// The message as one unmasked WebSocket text frame (RFC 6455 §5.6), made on first use.
+    var webSocketFrame: OutboundBuffer {
+        if let frame = webSocketFrameStorage { return frame }
+        let frame = WebSocketFrames.text(json)
+        webSocketFrameStorage = frame
+        return frame
+    }
+    /// Read once per subscriber per message: no dynamic exclusivity check (see the thread-safety note).
+    @exclusivity(unchecked) private var webSocketFrameStorage: OutboundBuffer?
 
     /// The message as a Server-Sent Event: `id: <epoch>-<version>`, `event: <kind>`, `data: <json>`
     /// (HTML Living Standard §9.2.5), inside one HTTP/1.1 chunk.

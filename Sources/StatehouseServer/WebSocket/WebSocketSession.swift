@@ -37,6 +37,8 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     /// By subscription id; the single-store endpoint's one subscription has the id "".
     var subscriptions: [String: WebSocketSubscription] = [:]
     var actionsInFlight = 0
+    /// Set when a subscription falls behind: only then does a drained socket make the subscriptions catch up.
+    var hasBehindSubscription = false
     var closeTimer: LoopTimer?
     var keepAlive: LoopTimer?
     var lastHeard = ContinuousClock.now
@@ -56,6 +58,8 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
         connection.onEnd = { [unowned self] _ in self.connection.close() }
         connection.onClosed = { [unowned self] in closed() }
         connection.onWritable = { [unowned self] in
+            guard hasBehindSubscription else { return }
+            hasBehindSubscription = false
             for subscription in subscriptions.values { subscription.drained() }
         }
     }

@@ -10,14 +10,22 @@ import WebSocket
 /// Loop-confined, like its session.
 final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     unowned let session: WebSocketSession
+    /// The session's connection, and its limits, kept here so a delivery reads the session only once.
+    let connection: TCPConnection
+    let maxLag: Duration
+    let highWater: Int
     let store: any HostedStore
     let channel: StreamChannel
     /// The client's id for the subscription (multiplexed endpoint), or nil.
     let id: String?
-    var cursor = StreamCursor()
+    /// Touched on every delivery, on the loop thread only: no dynamic exclusivity check.
+    @exclusivity(unchecked) var cursor = StreamCursor()
 
     init(session: WebSocketSession, store: any HostedStore, channel: StreamChannel, id: String?) {
         self.session = session
+        connection = session.connection
+        maxLag = .seconds(session.context.streams.maxLagSeconds)
+        highWater = session.context.streams.writeHighWaterBytes
         self.store = store
         self.channel = channel
         self.id = id
@@ -33,8 +41,9 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     var loop: EventLoop { session.context.loop }
 
     func deliver(_ message: StreamMessage) {
+        let session = self.session
         guard session.state == .open else { return }
-        switch cursor.decide(message, maxLag: .seconds(session.context.streams.maxLagSeconds)) {
+        switch cursor.decide(message, maxLag: maxLag) {
         case .send: send(message)
         case .catchUp: catchUp()
         case .skip: break
@@ -46,8 +55,10 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     }
 
     func send(_ message: StreamMessage) {
-        session.connection.write(id.map { Self.tagged(message.json, sub: $0) } ?? message.webSocketFrame)
-        cursor.sent(message, pendingBytes: session.connection.unsentBytes, highWater: session.context.streams.writeHighWaterBytes)
+        connection.write(id.map { Self.tagged(message.json, sub: $0) } ?? message.webSocketFrame)
+        let wasBehind = cursor.behindSince != nil
+        cursor.sent(message, pendingBytes: connection.unsentBytes, highWater: highWater)
+        if !wasBehind, cursor.behindSince != nil { session.hasBehindSubscription = true }
     }
 
     /// Sends what brings this subscription from its last version to the newest (a patch when possible).

@@ -31,10 +31,14 @@ extension Store {
         }
     }
 
-    /// Appends to the mailbox and schedules a drain if none is scheduled: a task on the pool, or a job of the
-    /// executor the store is bound to (no task, and no wake-up when the caller is that executor's own thread).
+    /// Appends to the mailbox and schedules a drain if none is scheduled.
     nonisolated func push(_ envelope: Envelope) {
-        guard mailbox.push(envelope) else { return }
+        if mailbox.push(envelope) { scheduleDrain() }
+    }
+
+    /// Runs ``drain()`` soon: a task on the pool, or a job of the executor the store is bound to (no task, and no
+    /// wake-up when the caller is that executor's own thread).
+    private nonisolated func scheduleDrain() {
         switch home {
         case .pool:
             Task { await self.drain() }
@@ -43,19 +47,35 @@ extension Store {
         }
     }
 
-    /// Handles queued envelopes batch by batch until the mailbox is empty, then wakes
-    /// ``untilIdle()`` waiters if the store is idle.
+    /// How many envelopes one drain handles before it lets the jobs queued meanwhile run (on an event loop: the
+    /// messages its changes produced, so a batch of 10,000 actions never holds 10,000 messages at once).
+    static var drainSlice: Int { 256 }
+
+    /// Handles queued envelopes in FIFO order, at most ``drainSlice`` of them, then schedules itself again if there
+    /// may be more; when the mailbox is found empty the drain ends and wakes ``untilIdle()`` waiters if the store is
+    /// idle.
     ///
-    /// Never suspends, so no other isolated code interleaves with a batch.
+    /// Never suspends: isolated code (an effect's hop to the actor) can run between slices, never inside one.
     func drain() {
-        while true {
-            let batch = mailbox.takeAll()
-            if batch.isEmpty { break }
-            for envelope in batch {
-                process(envelope)
+        var handled = 0
+        while handled < Self.drainSlice {
+            if backlogStart == backlog.count {
+                backlog = mailbox.takeAll()  // empty: the drain is no longer scheduled
+                backlogStart = 0
+                if backlog.isEmpty {
+                    resumeIdleWaitersIfIdle()
+                    return
+                }
             }
+            let envelope = backlog[backlogStart]
+            backlogStart += 1
+            process(envelope)
+            handled += 1
         }
-        resumeIdleWaitersIfIdle()
+        // Release what was handled (completions hold replies), keep the rest for the next slice.
+        backlog.removeSubrange(0..<backlogStart)
+        backlogStart = 0
+        scheduleDrain()
     }
 
     private func process(_ envelope: Envelope) {

@@ -45,6 +45,9 @@ public actor Store<R: Reducer> {
     let mailbox = Mailbox<Envelope>()
     /// The pool, or the executor given at init.
     nonisolated let home: StoreHome
+    /// Envelopes taken from the mailbox and not handled yet, from `backlogStart` (see ``drain()``).
+    var backlog: [Envelope] = []
+    var backlogStart = 0
 
     /// In registration order; a short array (usually one entry) is a smaller heap block than a dictionary.
     var observers: [(token: ObservationToken, observer: Observer)] = []

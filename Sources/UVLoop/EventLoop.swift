@@ -150,20 +150,30 @@ public final class EventLoop: @unchecked Sendable {
         finished.signal()
     }
 
+    /// Runs queued jobs, including those they queue, until none is left or ``jobsPerTurn`` have run; then the loop
+    /// polls its sockets before it takes the rest (so a long chain of jobs never starves the connections).
     private func runJobs() {
         isRunningJobs = true
-        while true {
+        var ran = 0
+        while ran < Self.jobsPerTurn {
             // Two arrays trade places: no allocation once both have grown.
             lock.withLock { swap(&jobs, &runningJobs) }
             if runningJobs.isEmpty { break }
             for job in runningJobs { run(job) }
+            ran += runningJobs.count
             runningJobs.removeAllKeepingCapacity()
         }
         isRunningJobs = false
+        if ran >= Self.jobsPerTurn {
+            lock.withLock { if !jobs.isEmpty, state == .running { uv_async_send(door) } }
+        }
         swap(&toFlush, &flushing)
         for connection in flushing { connection.flushOutbox() }
         flushing.removeAllKeepingCapacity()
     }
+
+    /// Jobs one turn of the loop runs before it polls the sockets again (see ``runJobs()``).
+    static let jobsPerTurn = 4096
 
     /// The batch of jobs being run, and of connections being flushed (loop thread only).
     private var runningJobs: [Job] = []

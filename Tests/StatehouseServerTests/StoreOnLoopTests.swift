@@ -33,6 +33,27 @@ struct StoreOnLoopTests {
         }
         #expect(stopped == 1001)
     }
+
+    /// A long run of queued actions is handled in slices: a loop job queued behind it runs before the run is done,
+    /// and every version still comes once, in order.
+    @Test func aLongBatchLetsOtherLoopJobsRunBetweenSlices() async throws {
+        let loop = try EventLoop()
+        loop.start()
+        defer { loop.stop() }
+        let store = Store(reducer: Counter(), state: Counter.State(), name: "sliced", executor: loop)
+        let seen = SeenOnLoop()
+        _ = await store.observe { snapshot in seen.record(snapshot.version, onLoop: loop.isInLoop) }
+        let seenByMarker = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            loop.execute {
+                for _ in 0..<1000 { store.enqueue(.increment) }
+                loop.execute { continuation.resume(returning: seen.versions.count) }
+            }
+        }
+        _ = await store.send(.increment)
+        #expect(seenByMarker > 0 && seenByMarker < 1000, "the marker job saw \(seenByMarker) versions")
+        #expect(seen.versions == Array(1...1001))
+        #expect(seen.allOnLoop)
+    }
 }
 
 /// Versions an observer saw, and whether each call ran on the loop (tests only).

@@ -72,9 +72,7 @@ extension Store {
             process(envelope)
             handled += 1
         }
-        // Release what was handled (completions hold replies), keep the rest for the next slice.
-        backlog.removeSubrange(0..<backlogStart)
-        backlogStart = 0
+        // The rest of the backlog waits for the next slice (handled entries go when it is replaced: no shifting).
         scheduleDrain()
     }
 

@@ -6,7 +6,8 @@ WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
-RUN swift build -c release --static-swift-stdlib --product statehouse
+COPY scripts/swift-release ./scripts/swift-release
+RUN scripts/swift-release --static-swift-stdlib --product statehouse
 
 # Runtime stage: only the shared libraries the binary links (libllhttp from trixie behind a priority-100 pin).
 FROM debian:12-slim

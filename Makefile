@@ -14,7 +14,7 @@ build: bootstrap
 	$(SWIFT) build
 
 release: bootstrap
-	$(SWIFT) build -c release
+	scripts/swift-release
 
 run: release
 	.build/release/statehouse serve --config $(CONFIG)

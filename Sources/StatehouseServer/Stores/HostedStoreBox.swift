@@ -1,24 +1,39 @@
 import Foundation
-import JSONCoding
 import JSONPatch
-import StatehouseCore
 
-/// Hosts one `Store<R>` behind the type-erased ``HostedStore`` API.
+/// Hosts one store behind the type-erased ``HostedStore`` API: its name, stream and idempotency cache here, and its
+/// typed work (decode, submit, encode) in closures a ``TypedStore`` made.
 ///
-/// The state is encoded to JSON at most once per version: the broadcast to WebSocket subscribers and the replies to
-/// actions share one cached encoding.
+/// Not generic on purpose: a generic class's methods run as generic code when called through a protocol, looking
+/// `Store<R>` and its nested types up at run time on every request. The closures are built where the reducer type
+/// is concrete (the catalog registration), so the optimizer compiles them, and the store code they call, for it.
 ///
 /// ## Thread safety
-/// Sendable: immutable references plus a lock around the encoding cache.
-final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable {
+/// Sendable: immutable references plus a lock around the lazily made idempotency cache.
+final class HostedStoreBox: HostedStore, @unchecked Sendable {
+    /// What a ``TypedStore`` does, as closures.
+    struct Operations: Sendable {
+        let start: @Sendable () async -> Void
+        let stop: @Sendable (_ done: @escaping @Sendable () -> Void) -> Void
+        let reset: @Sendable (_ reply: @escaping @Sendable (StateReply) -> Void) -> Void
+        let prepare: @Sendable (_ actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
+        let decodeClientMessage: @Sendable (_ message: JSONObject) -> ClientMessage
+    }
+
     let name: String
     let reducerName: String
     let fanout: StoreFanout
-    private let store: Store<R>
-    /// Guards `cached` and `idempotencyCache`.
+    private let operations: Operations
+    /// Guards `idempotencyCache`.
     private let cacheLock = NSLock()
-    private var cached: StateReply?
     private var idempotencyCache: IdempotencyCache?
+
+    init(name: String, reducerName: String, fanout: StoreFanout, operations: Operations) {
+        self.name = name
+        self.reducerName = reducerName
+        self.fanout = fanout
+        self.operations = operations
+    }
 
     /// Made on the first keyed action (any loop may ask first), so a store that never sees an idempotency key
     /// never has one.
@@ -31,106 +46,18 @@ final class HostedStoreBox<R: ServableReducer>: HostedStore, @unchecked Sendable
         }
     }
 
-    init(name: String, reducerName: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?) {
-        self.name = name
-        self.reducerName = reducerName
-        fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
-        store = Store(reducer: R(), state: state, name: name, logger: { line in Log.shared.warning(line) }, executor: executor)
-    }
+    func start() async { await operations.start() }
 
-    func start() async {
-        // One observer per store: each new state is encoded once, kept in the history, and streamed.
-        _ = await store.observe { [self] snapshot in
-            fanout.stateChanged(version: snapshot.version, json: encode(snapshot).state)
-        }
-        _ = await store.observeEvents { [self] event in
-            guard let fsa = FluxStandardActionEncoding.encode(event) else {
-                Log.shared.warning("store \(name): an event of type \(type(of: event)) is not an enum case; not sent")
-                return
-            }
-            fanout.eventEmitted(fsa)
-        }
-        await store.start()
-    }
+    func stop(done: @escaping @Sendable () -> Void) { operations.stop(done) }
 
-    func stop(done: @escaping @Sendable () -> Void) {
-        store.enqueueStop { _ in done() }
-    }
-
-    func reset(reply: @escaping @Sendable (StateReply) -> Void) {
-        store.enqueueReset { [self] snapshot in reply(encode(snapshot)) }
-    }
+    func reset(reply: @escaping @Sendable (StateReply) -> Void) { operations.reset(reply) }
 
     func read() -> StateReply {
         let newest = fanout.newest
         return StateReply(version: newest.version, state: newest.json)
     }
 
-    func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> {
-        do {
-            let value: JSONValue
-            do {
-                value = try JSONValue(parsing: actionJSON)
-            } catch {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not JSON", underlyingError: error))
-            }
-            if case .array(let elements) = value {
-                guard !elements.isEmpty else {
-                    return .failure(APIError(status: 400, code: "invalid_action", message: "The array holds no action; send at least one."))
-                }
-                var actions: [R.Action] = []
-                actions.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
-                    do {
-                        actions.append(try FluxStandardAction<R.Action>.decode(element))
-                    } catch let error as DecodingError {
-                        throw error.prefixingPath(with: PositionKey(index))
-                    }
-                }
-                return .success(bind(actions))
-            }
-            return .success(bind([try FluxStandardAction<R.Action>.decode(value)]))
-        } catch {
-            return .failure(ActionErrorMessage.apiError(for: error, actionTypes: R.actionTypes, body: actionJSON))
-        }
-    }
+    func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> { operations.prepare(actionJSON) }
 
-    func decodeClientMessage(_ message: JSONObject) -> ClientMessage {
-        ClientMessageDecoding.decode(message, actionTypes: R.actionTypes, as: R.Action.self) { bind([$0]) }
-    }
-
-    /// Binds actions (one, or a batch from a JSON array, enqueued in order) to this store; replies concern the last.
-    private func bind(_ actions: [R.Action]) -> PreparedAction {
-        let leading = actions.dropLast()
-        let last = actions[actions.count - 1]
-        return PreparedAction(
-            submit: { [self] reply in
-                for action in leading { store.enqueue(action) }
-                store.enqueue(last) { snapshot in reply(self.encode(snapshot)) }
-            },
-            submitAndSettle: { [self] timeout, reply in
-                for action in leading { store.enqueue(action) }
-                store.enqueueAndSettle(last, timeout: timeout) { result in
-                    switch result {
-                    case .success(let snapshot): reply(.settled(self.encode(snapshot)))
-                    case .failure(let timeout): reply(.timedOut(self.encode(timeout.snapshot)))
-                    }
-                }
-            })
-    }
-
-    /// The snapshot's state as JSON, from the cache when this version was already encoded.
-    private func encode(_ snapshot: Snapshot<R.State>) -> StateReply {
-        if let hit = cacheLock.withLock({ cached }), hit.version == snapshot.version { return hit }
-        let reply = StateReply(version: snapshot.version, state: Self.encode(snapshot.state))
-        cacheLock.withLock {
-            if (cached?.version ?? 0) <= reply.version { cached = reply }
-        }
-        return reply
-    }
-
-    /// A state as JSON: sorted keys, so one state always has the same bytes.
-    static func encode(_ state: R.State) -> [UInt8] {
-        (try? JSONBytesEncoder().encode(state)) ?? Array("null".utf8)
-    }
+    func decodeClientMessage(_ message: JSONObject) -> ClientMessage { operations.decodeClientMessage(message) }
 }

@@ -19,7 +19,7 @@ public struct ReducerCatalog: Sendable {
             if let json = declaration.initialState {
                 state = try JSONDecoder().decode(R.State.self, from: Data(json))
             }
-            return HostedStoreBox<R>(
+            return TypedStore<R>.hosted(
                 name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor)
         }
     }

@@ -1,0 +1,124 @@
+import Foundation
+import JSONCoding
+import JSONPatch
+import StatehouseCore
+
+/// One `Store<R>` with the typed half of hosting it: actions decoded from JSON and bound to the store, states encoded
+/// to JSON at most once per version (the broadcast and the replies share one encoding), events sent as FSAs.
+///
+/// ``hosted(name:reducerName:state:historySize:executor:)`` wraps it in a ``HostedStoreBox``; call it where `R` is
+/// concrete (``ReducerCatalog/register(_:as:)``), so the closures it makes are compiled for `R`.
+///
+/// ## Thread safety
+/// Sendable: immutable references plus a lock around the encoding cache.
+final class TypedStore<R: ServableReducer>: @unchecked Sendable {
+    let name: String
+    let fanout: StoreFanout
+    let store: Store<R>
+    /// Guards `cached`.
+    private let cacheLock = NSLock()
+    private var cached: StateReply?
+
+    init(name: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?) {
+        self.name = name
+        fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
+        store = Store(reducer: R(), state: state, name: name, logger: { line in Log.shared.warning(line) }, executor: executor)
+    }
+
+    /// A new store of `R`, hosted.
+    static func hosted(
+        name: String, reducerName: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?
+    ) -> HostedStoreBox {
+        let typed = TypedStore(name: name, state: state, historySize: historySize, executor: executor)
+        let operations = HostedStoreBox.Operations(
+            start: { await typed.start() },
+            stop: { done in typed.store.enqueueStop { _ in done() } },
+            reset: { reply in typed.store.enqueueReset { snapshot in reply(typed.encode(snapshot)) } },
+            prepare: { typed.prepare(actionJSON: $0) },
+            decodeClientMessage: { typed.decodeClientMessage($0) })
+        return HostedStoreBox(name: name, reducerName: reducerName, fanout: typed.fanout, operations: operations)
+    }
+
+    func start() async {
+        // One observer per store: each new state is encoded once, kept in the history, and streamed.
+        _ = await store.observe { [self] snapshot in
+            fanout.stateChanged(version: snapshot.version, json: encode(snapshot).state)
+        }
+        _ = await store.observeEvents { [self] event in
+            guard let fsa = FluxStandardActionEncoding.encode(event) else {
+                Log.shared.warning("store \(name): an event of type \(type(of: event)) is not an enum case; not sent")
+                return
+            }
+            fanout.eventEmitted(fsa)
+        }
+        await store.start()
+    }
+
+    func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> {
+        do {
+            let value: JSONValue
+            do {
+                value = try JSONValue(parsing: actionJSON)
+            } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not JSON", underlyingError: error))
+            }
+            if case .array(let elements) = value {
+                guard !elements.isEmpty else {
+                    return .failure(APIError(status: 400, code: "invalid_action", message: "The array holds no action; send at least one."))
+                }
+                var actions: [R.Action] = []
+                actions.reserveCapacity(elements.count)
+                for (index, element) in elements.enumerated() {
+                    do {
+                        actions.append(try FluxStandardAction<R.Action>.decode(element))
+                    } catch let error as DecodingError {
+                        throw error.prefixingPath(with: PositionKey(index))
+                    }
+                }
+                return .success(bind(actions))
+            }
+            return .success(bind([try FluxStandardAction<R.Action>.decode(value)]))
+        } catch {
+            return .failure(ActionErrorMessage.apiError(for: error, actionTypes: R.actionTypes, body: actionJSON))
+        }
+    }
+
+    func decodeClientMessage(_ message: JSONObject) -> ClientMessage {
+        ClientMessageDecoding.decode(message, actionTypes: R.actionTypes, as: R.Action.self) { bind([$0]) }
+    }
+
+    /// Binds actions (one, or a batch from a JSON array, enqueued in order) to this store; replies concern the last.
+    private func bind(_ actions: [R.Action]) -> PreparedAction {
+        let leading = actions.dropLast()
+        let last = actions[actions.count - 1]
+        return PreparedAction(
+            submit: { [self] reply in
+                for action in leading { store.enqueue(action) }
+                store.enqueue(last) { snapshot in reply(self.encode(snapshot)) }
+            },
+            submitAndSettle: { [self] timeout, reply in
+                for action in leading { store.enqueue(action) }
+                store.enqueueAndSettle(last, timeout: timeout) { result in
+                    switch result {
+                    case .success(let snapshot): reply(.settled(self.encode(snapshot)))
+                    case .failure(let timeout): reply(.timedOut(self.encode(timeout.snapshot)))
+                    }
+                }
+            })
+    }
+
+    /// The snapshot's state as JSON, from the cache when this version was already encoded.
+    private func encode(_ snapshot: Snapshot<R.State>) -> StateReply {
+        if let hit = cacheLock.withLock({ cached }), hit.version == snapshot.version { return hit }
+        let reply = StateReply(version: snapshot.version, state: Self.encode(snapshot.state))
+        cacheLock.withLock {
+            if (cached?.version ?? 0) <= reply.version { cached = reply }
+        }
+        return reply
+    }
+
+    /// A state as JSON: sorted keys, so one state always has the same bytes.
+    static func encode(_ state: R.State) -> [UInt8] {
+        (try? JSONBytesEncoder().encode(state)) ?? Array("null".utf8)
+    }
+}

@@ -10,6 +10,10 @@ enum PostWait: Equatable {
 
     /// - Throws: ``APIError`` 400 `invalid_query` for unknown parameters or values.
     init(_ query: QueryParameters) throws(APIError) {
+        if query.isEmpty {  // the usual case, without building a set of known names
+            self = .reduced
+            return
+        }
         if let unknown = query.unknown(["wait", "timeout_ms"]).first {
             throw Self.invalid("Unknown query parameter \(JSONText.quoted(unknown)); this endpoint takes wait=settled and timeout_ms.")
         }

@@ -22,6 +22,9 @@ struct QueryParameters {
 
     subscript(name: String) -> String? { values[name] }
 
+    /// No parameter at all (`access_token` aside).
+    var isEmpty: Bool { values.isEmpty }
+
     /// Names present that are not in `known`, sorted.
     func unknown(_ known: Set<String>) -> [String] { values.keys.filter { !known.contains($0) }.sorted() }
 

@@ -65,6 +65,10 @@ public final class EventLoop: @unchecked Sendable {
         return writeVectors
     }
 
+    /// The loop's clock in milliseconds (libuv's `uv_now`: read once per loop turn, the base of timer deadlines).
+    /// Loop thread only.
+    public var now: UInt64 { uv_now(uvLoop) }
+
     /// How many threads can run in parallel for this process: the CPUs in its affinity mask (`taskset`), at least 1
     /// (libuv's `uv_available_parallelism`).
     public static var availableParallelism: Int { Int(uv_available_parallelism()) }

@@ -42,6 +42,26 @@ extension ServerTests {
             }
         }
 
+        /// The idle timeout counts from the last response: a connection used more often than `idleTimeoutMs` stays
+        /// open over several timeout periods (the timer re-arms lazily), then closes once left idle.
+        @Test func rfc9112_9_5_idleTimeoutRestartsAfterEveryResponse() async throws {
+            try await TestServer.with(timeouts: .init(idleTimeoutMs: 200)) { server in
+                try await blocking {
+                    let client = try TestHTTPClient(port: server.port)
+                    defer { client.close() }
+                    let start = ContinuousClock.now
+                    var lastResponse = start
+                    while lastResponse - start < .milliseconds(700) {  // 3.5 timeout periods
+                        Thread.sleep(forTimeInterval: 0.06)  // pacing the client, well inside the timeout
+                        #expect(try client.request("GET", "/healthz").status == 200)
+                        lastResponse = .now
+                    }
+                    #expect(client.isClosedByPeer(deadline: Self.deadline()))
+                    #expect(ContinuousClock.now - lastResponse >= .milliseconds(150), "closed too early")
+                }
+            }
+        }
+
         /// RFC 9110 §10.1.1: `Expect: 100-continue` gets `100 Continue` before the body is sent.
         @Test func rfc9110_10_1_1_expect100ContinueIsAnswered() async throws {
             try await TestServer.with { server in

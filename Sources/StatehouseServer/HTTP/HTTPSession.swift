@@ -29,6 +29,12 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     var current: (method: String, path: String, note: String) = ("", "", "")
     var timer: LoopTimer?
     var timerPhase: TimerPhase = .none
+    /// When the current phase times out, in loop milliseconds (`EventLoop.now`); unused while `timerPhase` is none.
+    var phaseDeadline: UInt64 = 0
+    /// When the armed timer fires (loop milliseconds); nil when it is not armed.
+    var timerFiresAt: UInt64?
+    /// Requests handled since the timer was last updated (each restarts the idle time).
+    var requestsSinceTimer = 0
     /// The allowed `Origin` of the request being answered (its responses carry CORS fields).
     var currentOrigin: String?
 
@@ -102,52 +108,10 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         updateTimer()
     }
 
-    /// Runs the timeout of what the connection waits for: the next request (idle), the rest of a head, or the rest
-    /// of a body; none while a request is being answered.
-    func updateTimer() {
-        let phase: TimerPhase
-        if state != .idle || queuedCount > 0 {
-            phase = .none
-        } else if parser.isMidMessage {
-            phase = parser.areHeadersComplete ? .body : .head
-        } else {
-            phase = .idle
-        }
-        guard phase != timerPhase else { return }
-        timerPhase = phase
-        let timeouts = context.timeouts
-        let ms: Int
-        switch phase {
-        case .none:
-            timer?.stop()
-            return
-        case .idle: ms = timeouts.idleTimeoutMs
-        case .head: ms = timeouts.headerTimeoutMs
-        case .body: ms = timeouts.bodyTimeoutMs
-        }
-        let timer = self.timer ?? LoopTimer(loop: context.loop)
-        self.timer = timer
-        timer.start(delayMs: UInt64(ms)) { [unowned self] in timedOut(phase) }
-    }
-
-    private func timedOut(_ phase: TimerPhase) {
-        guard state == .idle, phase == timerPhase else { return }
-        switch phase {
-        case .none: break
-        case .idle: close()
-        case .head, .body:
-            current = ("", "", "(request timed out)")
-            let what = phase == .head ? "header fields" : "body"
-            send(error: APIError(
-                status: 408, code: "request_timeout",
-                message: "The request's \(what) did not arrive in time; send the whole request promptly."),
-                keepAlive: false, headOnly: false)
-        }
-    }
-
     private func handle(_ event: HTTPParseEvent) {
         switch event {
         case .request(let request):
+            requestsSinceTimer += 1
             current = (request.method, request.path, "")  // no formatting unless the debug line is written
             guard Self.hasValidHost(request) else { return refuseHost() }
             dispatch(request)
@@ -200,7 +164,7 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         send(Responses.error(error), keepAlive: keepAlive, headOnly: headOnly)
     }
 
-    private func close() {
+    func close() {
         state = .closing
         connection.close()
     }

@@ -28,31 +28,31 @@ public struct JSONObject: Sendable {
         }
     }
 
-    /// Members from parallel key and value slices (the parser's path): one exact-size copy of each, and an index
-    /// built once. Repeated keys fall back to member-by-member insertion (first position, last value).
-    init(keys newKeys: ArraySlice<String>, values newValues: ArraySlice<JSONValue>) {
-        let keyArray = Array(newKeys)
+    /// Members from parallel key and value arrays (the parser's path), taken as they are when the keys are unique;
+    /// the index is built once for large objects. Repeated keys fall back to member-by-member insertion (first
+    /// position, last value).
+    init(parsedKeys: [String], values: [JSONValue]) {
         var built: [String: Int]?
         var unique = true
-        if keyArray.count > Self.indexThreshold {
-            var table = [String: Int](minimumCapacity: keyArray.count)
-            for (position, key) in keyArray.enumerated() where table.updateValue(position, forKey: key) != nil {
+        if parsedKeys.count > Self.indexThreshold {
+            var table = [String: Int](minimumCapacity: parsedKeys.count)
+            for (position, key) in parsedKeys.enumerated() where table.updateValue(position, forKey: key) != nil {
                 unique = false
                 break
             }
             built = table
         } else {
-            outer: for later in keyArray.indices {
-                for earlier in 0..<later where keyArray[earlier] == keyArray[later] {
+            outer: for later in parsedKeys.indices {
+                for earlier in 0..<later where parsedKeys[earlier] == parsedKeys[later] {
                     unique = false
                     break outer
                 }
             }
         }
         if unique {
-            self.init(uncheckedKeys: keyArray, values: Array(newValues), index: built)
+            self.init(uncheckedKeys: parsedKeys, values: values, index: built)
         } else {
-            self.init(zip(newKeys, newValues))
+            self.init(zip(parsedKeys, values))
         }
     }
 

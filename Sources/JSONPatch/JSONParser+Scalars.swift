@@ -16,7 +16,7 @@ extension JSONParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let start = position
             position = try JSONNumberScanner.scan(bytes, from: start)
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            let text = JSONStringScanner.asciiString(UnsafeBufferPointer(rebasing: bytes[start..<position]))
             return .number(JSONNumber(validatedText: text))
         default:
             throw JSONParseError(offset: position, reason: .unexpectedByte)
@@ -37,19 +37,23 @@ extension JSONParser {
     }
 
     /// A string starting at the opening quote at `position`; leaves `position` after the closing quote.
-    /// Escape-free strings are validated and copied in one step; others are decoded into a scratch buffer.
+    /// Escape-free strings are validated and copied in one step (ASCII ones need no validation); others are decoded
+    /// into a scratch buffer.
     mutating func parseString() throws(JSONParseError) -> String {
         let start = position + 1
-        var index = start
+        var index = JSONStringScanner.plainASCIIEnd(bytes, from: start)
+        var highBits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            highBits |= byte
             index += 1
         }
         guard index < bytes.count else { throw JSONParseError(offset: index, reason: .unexpectedEnd) }
         if bytes[index] == UInt8(ascii: "\"") {
             position = index + 1
-            return try makeString(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start)
+            let utf8 = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            return highBits < 0x80 ? JSONStringScanner.asciiString(utf8) : try makeString(utf8, at: start)
         }
         var scratch = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
         position = index

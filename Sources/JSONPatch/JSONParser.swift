@@ -1,22 +1,25 @@
-/// An iterative RFC 8259 parser over contiguous UTF-8 bytes. Nesting lives on heap stacks (`frames`, `values`,
-/// `keys`), never on the call stack, so hostile nesting cannot overflow it; `maxDepth` bounds the heap stacks.
-struct JSONParser {
-    /// An open array or object: where its elements (and keys) start on the shared stacks.
-    private enum Frame {
-        case array(valueStart: Int)
-        case object(valueStart: Int, keyStart: Int)
-    }
-
+/// An iterative RFC 8259 parser over contiguous UTF-8 bytes. Nesting lives on explicit stacks (`frames`, `values`,
+/// `keys`), never on the call stack, so hostile nesting cannot overflow it; `maxDepth` bounds the stacks. The stacks
+/// start in memory the caller lends (see `JSONValue.parse`), so small documents allocate only their own arrays.
+struct JSONParser: ~Copyable {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var position = 0
-    private var frames: [Frame] = []
-    private var values: [JSONValue] = []
-    private var keys: [String] = []
+    /// Open containers, innermost last: `valueStart << 1`, plus 1 for an object. `valueStart` is where the
+    /// container's elements begin on `values`; an object's keys are the same number of entries at the top of `keys`.
+    private var frames: JSONParserStack<Int>
+    private var values: JSONParserStack<JSONValue>
+    private var keys: JSONParserStack<String>
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, frames: UnsafeMutableBufferPointer<Int>,
+        values: UnsafeMutableBufferPointer<JSONValue>, keys: UnsafeMutableBufferPointer<String>
+    ) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.frames = JSONParserStack(lending: frames)
+        self.values = JSONParserStack(lending: values)
+        self.keys = JSONParserStack(lending: keys)
     }
 
     /// Parses exactly one value surrounded by optional whitespace.
@@ -51,50 +54,43 @@ struct JSONParser {
                 values.append(isArray ? .array([]) : .object(JSONObject()))
                 return
             }
-            if isArray {
-                frames.append(.array(valueStart: values.count))
-            } else {
-                frames.append(.object(valueStart: values.count, keyStart: keys.count))
-                try parseMemberName()
-            }
+            frames.append(values.count << 1 | (isArray ? 0 : 1))
+            if !isArray { try parseMemberName() }
         }
     }
 
     /// After a value: handles `,` (returns false: a value must follow) or a closing bracket (returns true: the
     /// enclosing container became a value). Returns false at top level.
     private mutating func closeOrSeparate() throws(JSONParseError) -> Bool {
-        guard let frame = frames.last else { return false }
+        guard !frames.isEmpty else { return false }
+        let frame = frames.last
         skipWhitespace()
         guard position < bytes.count else { throw JSONParseError(offset: position, reason: .unexpectedEnd) }
         let byte = bytes[position]
-        switch frame {
-        case .array(let valueStart):
+        let valueStart = frame >> 1
+        if frame & 1 == 0 {
             if byte == UInt8(ascii: ",") {
                 position += 1
                 return false
             }
             guard byte == UInt8(ascii: "]") else { throw JSONParseError(offset: position, reason: .unexpectedByte) }
             position += 1
-            let elements = Array(values[valueStart...])
-            values.removeSubrange(valueStart...)
-            frames.removeLast()
-            values.append(.array(elements))
-            return true
-        case .object(let valueStart, let keyStart):
-            if byte == UInt8(ascii: ",") {
-                position += 1
-                try parseMemberName()
-                return false
-            }
-            guard byte == UInt8(ascii: "}") else { throw JSONParseError(offset: position, reason: .unexpectedByte) }
-            position += 1
-            let object = JSONObject(keys: keys[keyStart...], values: values[valueStart...])
-            values.removeSubrange(valueStart...)
-            keys.removeSubrange(keyStart...)
-            frames.removeLast()
-            values.append(.object(object))
+            _ = frames.removeLast()
+            values.append(.array(values.removeArray(from: valueStart)))
             return true
         }
+        if byte == UInt8(ascii: ",") {
+            position += 1
+            try parseMemberName()
+            return false
+        }
+        guard byte == UInt8(ascii: "}") else { throw JSONParseError(offset: position, reason: .unexpectedByte) }
+        position += 1
+        _ = frames.removeLast()
+        let memberValues = values.removeArray(from: valueStart)
+        let memberKeys = keys.removeArray(from: keys.count - memberValues.count)
+        values.append(.object(JSONObject(parsedKeys: memberKeys, values: memberValues)))
+        return true
     }
 
     /// `"name" :` — pushes the name on `keys`.
@@ -116,6 +112,7 @@ struct JSONParser {
     /// Skips RFC 8259 §2 whitespace: space, tab, LF, CR.
     @inline(__always)
     mutating func skipWhitespace() {
+        guard position < bytes.count, bytes[position] <= 0x20 else { return }
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1

@@ -1,7 +1,7 @@
 extension JSONValue {
     /// Parses one JSON text (RFC 8259 §2): a value with optional surrounding whitespace, UTF-8 encoded.
     ///
-    /// The parser is iterative (nesting is kept on heap stacks), so hostile input cannot overflow the call stack.
+    /// The parser is iterative (nesting is kept on explicit stacks), so hostile input cannot overflow the call stack.
     /// Duplicate object keys: the member keeps its first position and takes the last value. `\u` escapes of lone
     /// surrogates are rejected (`.loneSurrogate`), never replaced. A leading byte-order mark is not accepted.
     /// Numbers keep their text, so `1e400` parses (as text `1e400`) rather than failing or becoming infinity.
@@ -24,17 +24,27 @@ extension JSONValue {
     /// Parses the UTF-8 bytes of `text`; see `init(parsing:maxDepth:)`.
     /// - Throws: `JSONParseError`.
     public init(parsing text: String, maxDepth: Int = 512) throws(JSONParseError) {
-        try self.init(parsing: Array(text.utf8), maxDepth: maxDepth)
+        var text = text
+        self = try text.withUTF8 { Self.parse($0, maxDepth: maxDepth) }.get()
     }
 
+    /// Runs the parser with its stacks in stack memory: 32 open containers, 32 pending values and 32 pending keys
+    /// (the stacks move to the heap past that).
     private static func parse(
         _ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int
     ) -> Result<JSONValue, JSONParseError> {
-        var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
-        do throws(JSONParseError) {
-            return .success(try parser.parseDocument())
-        } catch {
-            return .failure(error)
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 32) { frames in
+            withUnsafeTemporaryAllocation(of: JSONValue.self, capacity: 32) { values in
+                withUnsafeTemporaryAllocation(of: String.self, capacity: 32) { keys in
+                    var parser = JSONParser(
+                        bytes: buffer, maxDepth: maxDepth, frames: frames, values: values, keys: keys)
+                    do throws(JSONParseError) {
+                        return .success(try parser.parseDocument())
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
         }
     }
 }

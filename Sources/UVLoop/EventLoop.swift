@@ -83,6 +83,7 @@ public final class EventLoop: @unchecked Sendable {
             loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
             uv_run(uvLoop, UV_RUN_DEFAULT)
             uv_loop_close(uvLoop)
+            loopThread.store(0, ordering: .releasing)  // a later thread may get the same id
             lock.withLock { state = .stopped }
             finished.signal()
         }

@@ -13,9 +13,9 @@ extension BytesEncoder {
     /// - Throws: `EncodingError.invalidValue` for a non-finite `Double` / `Float`.
     func encodeDirectly<T: Encodable>(_ value: T, in anchor: PathAnchor, _ key: PathKey?) throws -> Bool {
         if T.self == String.self {
-            JSONTextWriter.writeString(unsafeBitCast(value, to: String.self), into: &state.pointee.buffer)
+            writeString(unsafeBitCast(value, to: String.self))
         } else if T.self == Int.self {
-            JSONTextWriter.writeInteger(unsafeBitCast(value, to: Int.self), into: &state.pointee.buffer)
+            writeInteger(Int64(unsafeBitCast(value, to: Int.self)))
         } else if T.self == Bool.self {
             writeBool(unsafeBitCast(value, to: Bool.self))
         } else if T.self == Double.self {
@@ -33,30 +33,45 @@ extension BytesEncoder {
     }
 
     private func writeOtherInteger<T>(_ value: T) -> Bool {
-        func write<I: FixedWidthInteger>(_ type: I.Type) -> Bool {
-            JSONTextWriter.writeInteger(unsafeBitCast(value, to: I.self), into: &state.pointee.buffer)
-            return true
+        func bits<I>(_ type: I.Type) -> I { unsafeBitCast(value, to: I.self) }
+        if T.self == Int64.self {
+            writeInteger(bits(Int64.self))
+        } else if T.self == UInt.self {
+            writeInteger(UInt64(bits(UInt.self)))
+        } else if T.self == UInt64.self {
+            writeInteger(bits(UInt64.self))
+        } else if T.self == Int32.self {
+            writeInteger(Int64(bits(Int32.self)))
+        } else if T.self == UInt32.self {
+            writeInteger(UInt64(bits(UInt32.self)))
+        } else if T.self == Int16.self {
+            writeInteger(Int64(bits(Int16.self)))
+        } else if T.self == UInt16.self {
+            writeInteger(UInt64(bits(UInt16.self)))
+        } else if T.self == Int8.self {
+            writeInteger(Int64(bits(Int8.self)))
+        } else if T.self == UInt8.self {
+            writeInteger(UInt64(bits(UInt8.self)))
+        } else if T.self == Int128.self {
+            writeInteger(wide: bits(Int128.self))
+        } else if T.self == UInt128.self {
+            writeInteger(wide: bits(UInt128.self))
+        } else {
+            return false
         }
-        if T.self == Int64.self { return write(Int64.self) }
-        if T.self == UInt.self { return write(UInt.self) }
-        if T.self == UInt64.self { return write(UInt64.self) }
-        if T.self == Int32.self { return write(Int32.self) }
-        if T.self == UInt32.self { return write(UInt32.self) }
-        if T.self == Int16.self { return write(Int16.self) }
-        if T.self == UInt16.self { return write(UInt16.self) }
-        if T.self == Int8.self { return write(Int8.self) }
-        if T.self == UInt8.self { return write(UInt8.self) }
-        if T.self == Int128.self { return write(Int128.self) }
-        if T.self == UInt128.self { return write(UInt128.self) }
-        return false
+        return true
     }
 
     /// `[Int]`, `[String]`, `[Double]` and `[Bool]` written as one array, as Foundation's encoder also does.
     private func writeScalarArray<T>(_ value: T, in anchor: PathAnchor, _ key: PathKey?) throws -> Bool {
         if T.self == [Int].self {
-            writeArray(unsafeBitCast(value, to: [Int].self), in: anchor) { JSONTextWriter.writeInteger($1, into: &$0) }
+            writeArray(unsafeBitCast(value, to: [Int].self), in: anchor) {
+                JSONTextWriter.writeInteger(Int64($1), into: &$0)
+            }
         } else if T.self == [String].self {
-            writeArray(unsafeBitCast(value, to: [String].self), in: anchor) { JSONTextWriter.writeString($1, into: &$0) }
+            writeArray(unsafeBitCast(value, to: [String].self), in: anchor) {
+                JSONTextWriter.writeString($1, into: &$0)
+            }
         } else if T.self == [Bool].self {
             writeArray(unsafeBitCast(value, to: [Bool].self), in: anchor) { JSONTextWriter.writeBool($1, into: &$0) }
         } else if T.self == [Double].self {
@@ -74,24 +89,24 @@ extension BytesEncoder {
     }
 
     private func writeArray<Element>(
-        _ elements: [Element], in anchor: PathAnchor, _ write: (inout [UInt8], Element) -> Void
+        _ elements: [Element], in anchor: PathAnchor, _ write: (inout ByteBuffer, Element) -> Void
     ) {
         if base(of: anchor) + 1 >= 512 { state.pointee.depthExceeded = true }
-        state.pointee.buffer.append(UInt8(ascii: "["))
+        state.pointee.bytes.append(UInt8(ascii: "["))
         for (index, element) in elements.enumerated() {
-            if index > 0 { state.pointee.buffer.append(UInt8(ascii: ",")) }
-            write(&state.pointee.buffer, element)
+            if index > 0 { state.pointee.bytes.append(UInt8(ascii: ",")) }
+            write(&state.pointee.bytes, element)
         }
-        state.pointee.buffer.append(UInt8(ascii: "]"))
+        state.pointee.bytes.append(UInt8(ascii: "]"))
     }
 
     private func writeFoundationType<T>(_ value: T) -> Bool {
         if T.self == Data.self {
-            JSONTextWriter.writeString((value as! Data).base64EncodedString(), into: &state.pointee.buffer)
+            writeString((value as! Data).base64EncodedString())
         } else if T.self == URL.self {
-            JSONTextWriter.writeString((value as! URL).absoluteString, into: &state.pointee.buffer)
+            writeString((value as! URL).absoluteString)
         } else if T.self == Decimal.self {
-            state.pointee.buffer.append(contentsOf: (value as! Decimal).description.utf8)
+            state.pointee.bytes.append(utf8: (value as! Decimal).description)
         } else {
             return false
         }

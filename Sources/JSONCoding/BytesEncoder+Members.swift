@@ -1,8 +1,21 @@
 /// Recording container members as buffer ranges, and writing scalars.
 extension BytesEncoder {
-    /// Starts a member of `node`: a `,` when it directly follows the previous member, then `"key":` if keyed.
+    /// Starts a keyed member of `node`: a `,` when it directly follows the previous member, then `"key":`.
+    func beginMember(of node: NodeHandle, key: String) -> EncodedElement {
+        let state = self.state
+        var element = beginMember(of: node)
+        if JSONTextWriter.writeString(key, into: &state.pointee.bytes) {
+            element.escapedKey = state.pointee.escapedKeys.count
+            state.pointee.escapedKeys.append(key)
+        }
+        element.keyEnd = state.pointee.bytes.count &- 1
+        state.pointee.bytes.append(UInt8(ascii: ":"))
+        return element
+    }
+
+    /// Starts an unkeyed member of `node`: a `,` when it directly follows the previous member.
     /// Using a container after the `encode(to:)` that created it returned is a programming error.
-    func beginMember(of node: NodeHandle, key: String?) -> EncodedElement {
+    func beginMember(of node: NodeHandle) -> EncodedElement {
         let state = self.state
         precondition(
             node.index < state.pointee.nodes.count && state.pointee.nodes[node.index].generation == node.generation
@@ -10,17 +23,13 @@ extension BytesEncoder {
             "An encoding container was used after its value finished encoding.")
         var element = EncodedElement(start: 0)
         let last = state.pointee.nodes[node.index].last
-        if last >= 0, state.pointee.elements[last].slot < 0, state.pointee.elements[last].end == state.pointee.buffer.count {
-            state.pointee.buffer.append(UInt8(ascii: ","))
+        if last >= 0, state.pointee.elements[last].slot < 0,
+            state.pointee.elements[last].end == state.pointee.bytes.count
+        {
+            state.pointee.bytes.append(UInt8(ascii: ","))
             element.commaBefore = true
         }
-        element.start = state.pointee.buffer.count
-        if let key {
-            JSONTextWriter.writeString(key, into: &state.pointee.buffer)
-            state.pointee.buffer.append(UInt8(ascii: ":"))
-            element.key = key
-            element.keyPrefix = Self.sortPrefix(key)
-        }
+        element.start = state.pointee.bytes.count
         return element
     }
 
@@ -28,9 +37,8 @@ extension BytesEncoder {
     func endMember(_ element: EncodedElement, of node: NodeHandle) {
         let state = self.state
         var element = element
-        if element.slot < 0 { element.end = state.pointee.buffer.count }
-        let index = state.pointee.elements.count
-        state.pointee.elements.append(element)
+        if element.slot < 0 { element.end = state.pointee.bytes.count }
+        let index = state.pointee.elements.append(element)
         let last = state.pointee.nodes[node.index].last
         if last >= 0 {
             state.pointee.elements[last].next = index
@@ -38,47 +46,68 @@ extension BytesEncoder {
             state.pointee.nodes[node.index].first = index
         }
         state.pointee.nodes[node.index].last = index
-        state.pointee.nodes[node.index].count += 1
+        state.pointee.nodes[node.index].count &+= 1
     }
 
-    /// Records a member of `node` whose content (`slot`) is produced later.
+    /// Records a member of `node` (keyed when `key` is not nil) whose content (`slot`) is produced later.
     func addSlotMember(of node: NodeHandle, key: String?, _ makeSlot: () -> EncodingSlot) {
-        var element = beginMember(of: node, key: key)
-        element.end = state.pointee.buffer.count
+        var element = if let key { beginMember(of: node, key: key) } else { beginMember(of: node) }
+        element.end = state.pointee.bytes.count
         let slot = makeSlot()
         element.slot = state.pointee.slots.count
         state.pointee.slots.append(slot)
+        state.pointee.nodes[node.index].hasSlots = true
         endMember(element, of: node)
     }
 
     /// Appends the output of `write` to the buffer.
     @inline(__always)
-    func write(_ body: (inout [UInt8]) throws -> Void) rethrows {
-        try body(&state.pointee.buffer)
+    func write(_ body: (inout ByteBuffer) throws -> Void) rethrows {
+        try body(&state.pointee.bytes)
     }
 
     /// `true` / `false`.
     func writeBool(_ value: Bool) {
-        JSONTextWriter.writeBool(value, into: &state.pointee.buffer)
+        JSONTextWriter.writeBool(value, into: &state.pointee.bytes)
     }
 
     /// `null`.
     func writeNull() {
-        JSONTextWriter.writeNull(into: &state.pointee.buffer)
+        JSONTextWriter.writeNull(into: &state.pointee.bytes)
+    }
+
+    /// A signed integer in decimal.
+    func writeInteger(_ value: Int64) {
+        JSONTextWriter.writeInteger(value, into: &state.pointee.bytes)
+    }
+
+    /// An unsigned integer in decimal.
+    func writeInteger(_ value: UInt64) {
+        JSONTextWriter.writeInteger(value, into: &state.pointee.bytes)
+    }
+
+    /// A 128-bit integer in decimal.
+    func writeInteger<T: FixedWidthInteger>(wide value: T) {
+        JSONTextWriter.writeInteger(wide: value, into: &state.pointee.bytes)
+    }
+
+    /// A string literal.
+    func writeString(_ value: String) {
+        JSONTextWriter.writeString(value, into: &state.pointee.bytes)
     }
 
     /// A finite `Double` as Foundation prints it.
     /// - Throws: `EncodingError.invalidValue` for NaN or ±infinity, with the path of `anchor` + `key`.
-    func writeDouble(_ value: Double, in anchor: PathAnchor, _ key: PathKey?) throws {
-        guard value.isFinite else { throw nonFinite(value, at: position(of: anchor), key) }
-        JSONTextWriter.writeDouble(value, into: &state.pointee.buffer)
+    func writeDouble(_ value: Double, in anchor: PathAnchor, _ key: @autoclosure () -> PathKey?) throws {
+        guard value.isFinite else { throw nonFinite(value, at: position(of: anchor), key()) }
+        JSONTextWriter.writeDouble(value, into: &state.pointee.bytes)
     }
 
     /// A finite `Float` as Foundation prints it.
     /// - Throws: `EncodingError.invalidValue` for NaN or ±infinity, with the path of `anchor` + `key`.
-    func writeFloat(_ value: Float, in anchor: PathAnchor, _ key: PathKey?) throws {
-        guard value.isFinite else { throw nonFinite(value, at: position(of: anchor), key) }
-        JSONTextWriter.writeFloat(value, into: &state.pointee.buffer)
+    func writeFloat(_ value: Float, in anchor: PathAnchor, _ key: @autoclosure () -> PathKey?) throws {
+        guard value.isFinite else { throw nonFinite(value, at: position(of: anchor), key()) }
+        JSONTextWriter.writeFloat(value, into: &state.pointee.bytes)
     }
 
     func nonFinite<F: FloatingPoint>(_ value: F, at position: PathPosition, _ key: PathKey?) -> EncodingError {

@@ -6,13 +6,13 @@ extension BytesEncoder: SingleValueBytesWriter {
         guard case .empty = state.pointee.root else {
             preconditionFailure("Attempt to encode value through single value container when previously value already encoded.")
         }
-        return state.pointee.buffer.count
+        return state.pointee.bytes.count
     }
 
     func single(_ write: (BytesEncoder) throws -> Void) rethrows {
         let start = beginSingle()
         try write(self)
-        state.pointee.root = .single(start..<state.pointee.buffer.count)
+        state.pointee.root = .single(start..<state.pointee.bytes.count)
     }
 
     /// The level's value sits in the encoder's own frame.
@@ -29,27 +29,26 @@ protocol SingleValueBytesWriter: SingleValueEncodingContainer {
 }
 
 extension SingleValueBytesWriter {
-    private func integer<T: FixedWidthInteger>(_ value: T) {
-        single { $0.write { JSONTextWriter.writeInteger(value, into: &$0) } }
-    }
+    private func signed(_ value: Int64) { single { $0.writeInteger(value) } }
+    private func unsigned(_ value: UInt64) { single { $0.writeInteger(value) } }
 
     func encodeNil() throws { single { $0.writeNull() } }
     func encode(_ value: Bool) throws { single { $0.writeBool(value) } }
-    func encode(_ value: String) throws { single { $0.write { JSONTextWriter.writeString(value, into: &$0) } } }
+    func encode(_ value: String) throws { single { $0.writeString(value) } }
     func encode(_ value: Double) throws { try single { try $0.writeDouble(value, in: singleValueAnchor, nil) } }
     func encode(_ value: Float) throws { try single { try $0.writeFloat(value, in: singleValueAnchor, nil) } }
-    func encode(_ value: Int) throws { integer(value) }
-    func encode(_ value: Int8) throws { integer(value) }
-    func encode(_ value: Int16) throws { integer(value) }
-    func encode(_ value: Int32) throws { integer(value) }
-    func encode(_ value: Int64) throws { integer(value) }
-    func encode(_ value: Int128) throws { integer(value) }
-    func encode(_ value: UInt) throws { integer(value) }
-    func encode(_ value: UInt8) throws { integer(value) }
-    func encode(_ value: UInt16) throws { integer(value) }
-    func encode(_ value: UInt32) throws { integer(value) }
-    func encode(_ value: UInt64) throws { integer(value) }
-    func encode(_ value: UInt128) throws { integer(value) }
+    func encode(_ value: Int) throws { signed(Int64(value)) }
+    func encode(_ value: Int8) throws { signed(Int64(value)) }
+    func encode(_ value: Int16) throws { signed(Int64(value)) }
+    func encode(_ value: Int32) throws { signed(Int64(value)) }
+    func encode(_ value: Int64) throws { signed(value) }
+    func encode(_ value: Int128) throws { single { $0.writeInteger(wide: value) } }
+    func encode(_ value: UInt) throws { unsigned(UInt64(value)) }
+    func encode(_ value: UInt8) throws { unsigned(UInt64(value)) }
+    func encode(_ value: UInt16) throws { unsigned(UInt64(value)) }
+    func encode(_ value: UInt32) throws { unsigned(UInt64(value)) }
+    func encode(_ value: UInt64) throws { unsigned(value) }
+    func encode(_ value: UInt128) throws { single { $0.writeInteger(wide: value) } }
 
     func encode<T: Encodable>(_ value: T) throws {
         try single { try $0.encodeValue(value, in: singleValueAnchor, nil) }

@@ -11,19 +11,48 @@ final class BytesEncoder: Encoder {
     /// All mutable state, behind a pointer (see `EncoderState`). Owned by this object.
     let state: UnsafeMutablePointer<EncoderState>
 
+    /// One allocation holds the state followed by its first container records, members and bytes; the arenas
+    /// move to their own heap storage only when an encode outgrows these. The capacities keep the block within
+    /// 1 KiB (about 1,000 bytes), the largest size glibc's malloc serves from its per-thread cache.
+    private enum Scratch {
+        static let nodeCapacity = 2
+        static let elementCapacity = 6
+        static var byteCapacity: Int { max(1008 - bytesOffset, 64) }
+        static var nodesOffset: Int { align(MemoryLayout<EncoderState>.stride) }
+        static var elementsOffset: Int { align(nodesOffset + nodeCapacity * MemoryLayout<EncodingNode>.stride) }
+        static var bytesOffset: Int { align(elementsOffset + elementCapacity * MemoryLayout<EncodedElement>.stride) }
+        static var size: Int { bytesOffset + byteCapacity }
+        static func align(_ offset: Int) -> Int { (offset + 15) & ~15 }
+    }
+
     init() {
-        state = .allocate(capacity: 1)
-        state.initialize(to: EncoderState())
-        state.pointee.buffer.reserveCapacity(256)
+        let block = UnsafeMutableRawPointer.allocate(byteCount: Scratch.size, alignment: 16)
+        state = block.bindMemory(to: EncoderState.self, capacity: 1)
+        state.initialize(
+            to: EncoderState(
+                bytes: ByteBuffer(
+                    storage: (block + Scratch.bytesOffset).bindMemory(to: UInt8.self, capacity: Scratch.byteCapacity),
+                    capacity: Scratch.byteCapacity),
+                nodes: ScratchArena(
+                    storage: (block + Scratch.nodesOffset).bindMemory(
+                        to: EncodingNode.self, capacity: Scratch.nodeCapacity),
+                    capacity: Scratch.nodeCapacity),
+                elements: ScratchArena(
+                    storage: (block + Scratch.elementsOffset).bindMemory(
+                        to: EncodedElement.self, capacity: Scratch.elementCapacity),
+                    capacity: Scratch.elementCapacity)))
     }
 
     deinit {
+        state.pointee.bytes.release()
+        state.pointee.nodes.release()
+        state.pointee.elements.release()
         state.deinitialize(count: 1)
-        state.deallocate()
+        UnsafeMutableRawPointer(state).deallocate()
     }
 
     /// The encoded text (valid once the top-level value is finished).
-    var output: [UInt8] { state.pointee.buffer }
+    var output: [UInt8] { state.pointee.bytes.array }
 
     var codingPath: [any CodingKey] { state.pointee.path.map(\.codingKey) }
 
@@ -33,19 +62,26 @@ final class BytesEncoder: Encoder {
     var framePosition: PathPosition { PathPosition(depth: state.pointee.path.count) }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let node = levelNode(existing: state.pointee.root, keyed: true, base: state.pointee.levelBase, position: framePosition)
-        state.pointee.root = .container(node)
-        return KeyedEncodingContainer(KeyedBytesContainer<Key>(encoder: self, node: node))
+        KeyedEncodingContainer(KeyedBytesContainer<Key>(encoder: self, node: levelContainer(keyed: true)))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let node = levelNode(existing: state.pointee.root, keyed: false, base: state.pointee.levelBase, position: framePosition)
-        state.pointee.root = .container(node)
-        return UnkeyedBytesContainer(encoder: self, node: node)
+        UnkeyedBytesContainer(encoder: self, node: levelContainer(keyed: false))
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         self
+    }
+
+    /// The current level's container (created on first use).
+    private func levelContainer(keyed: Bool) -> NodeHandle {
+        if case .empty = state.pointee.root {
+            let node = makeNode(keyed: keyed, depth: state.pointee.levelBase + 1, pathDepth: state.pointee.path.count)
+            state.pointee.root = .container(node)
+            return node
+        }
+        return levelNode(
+            existing: state.pointee.root, keyed: keyed, base: state.pointee.levelBase, position: framePosition)
     }
 
     /// Encodes `value` (at `anchor` + `key`) as a new level whose text ends up at the current end of the
@@ -53,31 +89,17 @@ final class BytesEncoder: Encoder {
     /// - Throws: `EncodingError.invalidValue` for a non-finite float, or whatever `value.encode(to:)` throws.
     func encodeValue<T: Encodable>(_ value: T, in anchor: PathAnchor, _ key: PathKey?) throws {
         if try encodeDirectly(value, in: anchor, key) { return }
-        let position = self.position(of: anchor)
+        let state = self.state
         let base = self.base(of: anchor)
-        // Only scalars are saved: holding a copy of the state would make every later append copy the buffer.
-        let savedRoot = state.pointee.root
-        let savedBase = state.pointee.levelBase
-        let savedNodes = state.pointee.nodes.count
-        let savedElements = state.pointee.elements.count
-        let savedSlots = state.pointee.slots.count
-        let savedPathCount = state.pointee.path.count
-        let start = state.pointee.buffer.count
-        position.pushSteps(onto: &state.pointee.path)
+        // Only counts are saved: what the level adds to the arenas and arrays is dropped by truncating them.
+        let mark = state.pointee.levelMark
+        let start = state.pointee.bytes.count
+        pushSteps(of: anchor)
         if let key { state.pointee.path.append(key) }
         state.pointee.root = .empty
         state.pointee.levelBase = base
         state.pointee.openLevels += 1
-        defer {
-            state.pointee.openLevels -= 1
-            state.pointee.root = savedRoot
-            state.pointee.levelBase = savedBase
-            state.pointee.nodes.removeLast(state.pointee.nodes.count - savedNodes)
-            state.pointee.elements.removeLast(state.pointee.elements.count - savedElements)
-            state.pointee.slots.removeLast(state.pointee.slots.count - savedSlots)
-            let extra = state.pointee.path.count - savedPathCount
-            if extra > 0 { state.pointee.path.removeLast(extra) }
-        }
+        defer { state.pointee.restore(mark) }
         try value.encode(to: self)
         finishLevel(from: start)
     }
@@ -87,82 +109,13 @@ final class BytesEncoder: Encoder {
         switch state.pointee.root {
         case .empty:
             if state.pointee.openLevels == 1 { state.pointee.topLevelWasEmpty = true }
-            let emptyStart = state.pointee.buffer.count
-            state.pointee.buffer.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
-            moveDown(emptyStart..<emptyStart + 2, to: start)
+            state.pointee.bytes.count = start
+            state.pointee.bytes.append(UInt8(ascii: "{"))
+            state.pointee.bytes.append(UInt8(ascii: "}"))
         case .single(let range):
-            moveDown(range, to: start)
+            state.pointee.bytes.moveDown(range, to: start)
         case .container(let node):
-            moveDown(serialize(node.index), to: start)
+            state.pointee.bytes.moveDown(serialize(node.index), to: start)
         }
     }
-
-    /// Moves `buffer[range]` to begin at `start` (≤ `range.lowerBound`) and drops everything after it.
-    private func moveDown(_ range: Range<Int>, to start: Int) {
-        if range.lowerBound != start {
-            state.pointee.buffer.withUnsafeMutableBytes { bytes in
-                let base = bytes.baseAddress!
-                (base + start).copyMemory(from: base + range.lowerBound, byteCount: range.count)
-            }
-        }
-        state.pointee.buffer.removeLast(state.pointee.buffer.count - (start + range.count))
-    }
-
-    /// The coding path position that `anchor` stands for.
-    func position(of anchor: PathAnchor) -> PathPosition {
-        switch anchor {
-        case .frame: return framePosition
-        case .node(let node): return state.pointee.nodes[node.index].position
-        case .fixed(let position, _): return position
-        }
-    }
-
-    /// The JSON nesting depth around a value written at `anchor`.
-    func base(of anchor: PathAnchor) -> Int {
-        switch anchor {
-        case .frame: return state.pointee.levelBase
-        case .node(let node): return state.pointee.nodes[node.index].depth
-        case .fixed(_, let base): return base
-        }
-    }
-
-    /// The container for a level whose root is `existing`: the same container again, or a new one.
-    /// Asking for a different kind of container than the level already has is a programming error (as in
-    /// Foundation).
-    func levelNode(existing: LevelRoot, keyed: Bool, base: Int, position: PathPosition) -> NodeHandle {
-        switch existing {
-        case .container(let node):
-            precondition(
-                state.pointee.nodes[node.index].isKeyed == keyed,
-                "Attempt to push a different container kind at the same coding path.")
-            return node
-        case .single:
-            preconditionFailure("Attempt to push a new container when a single value was already encoded.")
-        case .empty:
-            return makeNode(keyed: keyed, depth: base + 1, position: position)
-        }
-    }
-
-    /// A new container record whose opening bracket is written now.
-    func makeNode(keyed: Bool, depth: Int, position: PathPosition) -> NodeHandle {
-        if depth >= 512 { state.pointee.depthExceeded = true }
-        state.pointee.generations += 1
-        let handle = NodeHandle(index: state.pointee.nodes.count, generation: state.pointee.generations)
-        state.pointee.nodes.append(
-            EncodingNode(
-                isKeyed: keyed, openAt: state.pointee.buffer.count, depth: depth, position: position,
-                generation: handle.generation))
-        state.pointee.buffer.append(keyed ? UInt8(ascii: "{") : UInt8(ascii: "["))
-        return handle
-    }
-}
-
-/// Where a value being written sits, resolved to a `PathPosition` only when needed (errors, new levels).
-enum PathAnchor {
-    /// The current level's own value (the single-value container).
-    case frame
-    /// A member of a container.
-    case node(NodeHandle)
-    /// A super encoder's value, `base` containers deep.
-    case fixed(PathPosition, base: Int)
 }

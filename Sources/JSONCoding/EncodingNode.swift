@@ -2,16 +2,25 @@
 /// recording members) mutate it without the dynamic exclusivity checks that stored properties of a class cost
 /// on every access.
 ///
-/// Containers, their members and their slots live in three arenas used as stacks: everything a level creates
-/// is dropped when the level finishes (arrays keep their capacity), so an encode allocates a constant number
-/// of arrays however many containers it writes.
+/// Containers and their members live in arenas of trivial records used as stacks: everything a level creates is
+/// dropped when the level finishes (the storage is kept), so an encode allocates nothing per container beyond
+/// what `Codable` itself requires. The state, the first bytes and the first records share one allocation (see
+/// `BytesEncoder.init()`); the rarer nested positions, escaped keys and slots use ordinary arrays.
 struct EncoderState {
     /// Output text, followed during encoding by not-yet-assembled member bytes.
-    var buffer: [UInt8] = []
-    /// Scratch space for one container's member order.
-    var order: [Int] = []
+    var bytes: ByteBuffer
+    /// Container records of the open levels.
+    var nodes: ScratchArena<EncodingNode>
+    /// Members of those containers; each container links its own members through `next`.
+    var elements: ScratchArena<EncodedElement>
+    /// Positions of containers that sit deeper than their level's path (nested containers).
+    var positions: [PathPosition] = []
+    /// Keys that needed escaping, kept for ordering (other keys are compared as their bytes in `bytes`).
+    var escapedKeys: [String] = []
     /// Coding path steps of the open levels, outermost first.
     var path: [PathKey] = []
+    /// Deferred member content (nested containers, super encoders).
+    var slots: [EncodingSlot] = []
     /// What the current level has produced.
     var root: LevelRoot = .empty
     /// JSON nesting depth around the current level's value (0 at the top).
@@ -22,14 +31,43 @@ struct EncoderState {
     var depthExceeded = false
     /// Set when the top-level value encoded nothing (Foundation throws for that).
     var topLevelWasEmpty = false
-    /// Container records of the open levels.
-    var nodes: [EncodingNode] = []
-    /// Members of those containers; each container links its own members through `next`.
-    var elements: [EncodedElement] = []
-    /// Deferred member content (nested containers, super encoders).
-    var slots: [EncodingSlot] = []
     /// Source of unique container generations, so a stale handle is detected.
     var generations = 0
+
+    init(bytes: ByteBuffer, nodes: ScratchArena<EncodingNode>, elements: ScratchArena<EncodedElement>) {
+        self.bytes = bytes
+        self.nodes = nodes
+        self.elements = elements
+    }
+}
+
+extension EncoderState {
+    /// What a level restores when it finishes: the enclosing level's root and depth, and the sizes of the
+    /// stacks it may push onto.
+    struct LevelMark {
+        let root: LevelRoot
+        let levelBase: Int
+        let nodes, elements, path, slots, positions, escapedKeys: Int
+    }
+
+    var levelMark: LevelMark {
+        LevelMark(
+            root: root, levelBase: levelBase, nodes: nodes.count, elements: elements.count, path: path.count,
+            slots: slots.count, positions: positions.count, escapedKeys: escapedKeys.count)
+    }
+
+    /// Closes the current level, dropping everything it added.
+    mutating func restore(_ mark: LevelMark) {
+        openLevels -= 1
+        root = mark.root
+        levelBase = mark.levelBase
+        nodes.truncate(to: mark.nodes)
+        elements.truncate(to: mark.elements)
+        if path.count > mark.path { path.removeLast(path.count - mark.path) }
+        if slots.count > mark.slots { slots.removeLast(slots.count - mark.slots) }
+        if positions.count > mark.positions { positions.removeLast(positions.count - mark.positions) }
+        if escapedKeys.count > mark.escapedKeys { escapedKeys.removeLast(escapedKeys.count - mark.escapedKeys) }
+    }
 }
 
 /// One keyed or unkeyed container being encoded into the shared buffer.
@@ -45,8 +83,10 @@ struct EncodingNode {
     var openAt: Int
     /// JSON nesting depth of this container (a top-level container is 1).
     var depth: Int
-    /// Where this container sits in the coding path.
-    var position: PathPosition
+    /// Where this container sits in the coding path: `EncoderState.positions[position]` when ≥ 0, else the
+    /// first `pathDepth` steps of `EncoderState.path`.
+    var position: Int
+    var pathDepth: Int
     /// Unique among the containers of one encode.
     var generation: Int
     /// First and last member (indices into `EncoderState.elements`), -1 when empty.
@@ -54,6 +94,8 @@ struct EncodingNode {
     var last = -1
     /// The number of members.
     var count = 0
+    /// Whether some member's content is a slot (produced when the container is finished).
+    var hasSlots = false
     /// Set once the container's text has been produced; writing afterwards is a programming error.
     var isSealed = false
 }
@@ -64,21 +106,22 @@ struct NodeHandle {
     let generation: Int
 }
 
-/// A member's bytes: `buffer[start..<end]` (for keyed members this includes the `"key":` prefix), followed by
-/// the text of `slots[slot]` (at `content` once produced) when `slot >= 0`.
+/// A member's bytes: `bytes[start..<end]` (for keyed members this includes the `"key":` prefix), followed by
+/// the text of `slots[slot]` (at `content` once produced) when `slot >= 0`. A trivial type: no references.
 struct EncodedElement {
     var start: Int
     var end = 0
+    /// Keyed members: the offset of the key's closing quote, so its text is `bytes[start + 1..<keyEnd]`
+    /// (the key's UTF-8 unless `escapedKey >= 0`).
+    var keyEnd = 0
     var slot = -1
     var content = 0..<0
-    /// Whether a `,` was written at `start - 1` for this member.
-    var commaBefore = false
     /// The container's next member, -1 for the last.
     var next = -1
-    /// The member's key (empty for unkeyed elements).
-    var key = ""
-    /// The key's first 8 UTF-8 bytes, big-endian and zero-padded: comparing these decides most key orders.
-    var keyPrefix: UInt64 = 0
+    /// The index of the key in `EncoderState.escapedKeys` when its text needed escapes, else -1.
+    var escapedKey = -1
+    /// Whether a `,` was written at `start - 1` for this member.
+    var commaBefore = false
 }
 
 /// Content of a member that is written later than the member itself.

@@ -3,28 +3,55 @@
 enum JSONTextWriter {
     /// A string literal (RFC 8259 §7): `"` `\` escaped, `\b \f \n \r \t` short escapes, other U+0000–U+001F as
     /// `\u00xx` (lowercase hex); `/`, DEL and all non-ASCII characters are written raw as UTF-8.
-    static func writeString(_ string: String, into buffer: inout [UInt8]) {
-        buffer.append(UInt8(ascii: "\""))
+    /// - Returns: whether any character was escaped (when not, the bytes between the quotes are `string`'s UTF-8).
+    @discardableResult
+    static func writeString(_ string: String, into buffer: inout ByteBuffer) -> Bool {
         var string = string
-        string.withUTF8 { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if index > runStart {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                }
-                writeEscape(byte, into: &buffer)
-                runStart = index + 1
-            }
-            if utf8.count > runStart {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-            }
+        return string.withUTF8 { writeString($0, into: &buffer) }
+    }
+
+    /// `writeString(_:into:)` for UTF-8 bytes.
+    @discardableResult
+    static func writeString(_ utf8: UnsafeBufferPointer<UInt8>, into buffer: inout ByteBuffer) -> Bool {
+        let count = utf8.count
+        let out = buffer.reserve(count &+ 2)
+        out[0] = UInt8(ascii: "\"")
+        var index = 0
+        // Copy while scanning; stop at the first byte that needs an escape.
+        while index < count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+            out[index &+ 1] = byte
+            index &+= 1
         }
+        if index == count {
+            out[count &+ 1] = UInt8(ascii: "\"")
+            buffer.count &+= count &+ 2
+            return false
+        }
+        buffer.count &+= index &+ 1
+        writeEscapedTail(utf8, from: index, into: &buffer)
+        return true
+    }
+
+    /// The rest of a string from `start` (a byte that needs an escape), and the closing quote.
+    @inline(never)
+    private static func writeEscapedTail(
+        _ utf8: UnsafeBufferPointer<UInt8>, from start: Int, into buffer: inout ByteBuffer
+    ) {
+        var runStart = start
+        for index in start..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if index > runStart { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            writeEscape(byte, into: &buffer)
+            runStart = index + 1
+        }
+        if utf8.count > runStart { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         buffer.append(UInt8(ascii: "\""))
     }
 
-    private static func writeEscape(_ byte: UInt8, into buffer: inout [UInt8]) {
+    private static func writeEscape(_ byte: UInt8, into buffer: inout ByteBuffer) {
         buffer.append(UInt8(ascii: "\\"))
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer.append(byte)
@@ -34,7 +61,9 @@ enum JSONTextWriter {
         case 0x0D: buffer.append(UInt8(ascii: "r"))
         case 0x09: buffer.append(UInt8(ascii: "t"))
         default:
-            buffer.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            buffer.append(UInt8(ascii: "u"))
+            buffer.append(UInt8(ascii: "0"))
+            buffer.append(UInt8(ascii: "0"))
             buffer.append(hexDigit(byte >> 4))
             buffer.append(hexDigit(byte & 0xF))
         }
@@ -45,62 +74,61 @@ enum JSONTextWriter {
     }
 
     /// `true` / `false`.
-    static func writeBool(_ value: Bool, into buffer: inout [UInt8]) {
+    static func writeBool(_ value: Bool, into buffer: inout ByteBuffer) {
+        let out = buffer.reserve(5)
         if value {
-            buffer.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
+            (out[0], out[1], out[2], out[3]) = (0x74, 0x72, 0x75, 0x65)  // true
+            buffer.count &+= 4
         } else {
-            buffer.append(contentsOf: [
-                UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e"),
-            ])
+            (out[0], out[1], out[2], out[3], out[4]) = (0x66, 0x61, 0x6C, 0x73, 0x65)  // false
+            buffer.count &+= 5
         }
     }
 
     /// `null`.
-    static func writeNull(into buffer: inout [UInt8]) {
-        buffer.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+    static func writeNull(into buffer: inout ByteBuffer) {
+        let out = buffer.reserve(4)
+        (out[0], out[1], out[2], out[3]) = (0x6E, 0x75, 0x6C, 0x6C)  // null
+        buffer.count &+= 4
     }
 
     /// Decimal digits of `value`, with `-` when negative.
-    static func writeInteger<T: FixedWidthInteger>(_ value: T, into buffer: inout [UInt8]) {
-        if T.bitWidth > 64 {
-            buffer.append(contentsOf: value.description.utf8)
-            return
-        }
-        if value < 0 {
-            buffer.append(UInt8(ascii: "-"))
-            writeMagnitude(UInt64(value.magnitude), into: &buffer)
-        } else {
-            writeMagnitude(UInt64(value), into: &buffer)
-        }
+    static func writeInteger(_ value: Int64, into buffer: inout ByteBuffer) {
+        writeDigits(value.magnitude, negative: value < 0, into: &buffer)
     }
 
-    private static func writeMagnitude(_ magnitude: UInt64, into buffer: inout [UInt8]) {
-        if magnitude < 10 {
-            buffer.append(UInt8(ascii: "0") + UInt8(magnitude))
-            return
-        }
-        var digits = 1
-        var scale: UInt64 = 10
-        while digits < 20, magnitude >= scale {
-            digits += 1
-            if digits < 20 { scale &*= 10 }
-        }
-        let end = buffer.count + digits
-        buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+    /// Decimal digits of `value`.
+    static func writeInteger(_ value: UInt64, into buffer: inout ByteBuffer) {
+        writeDigits(value, negative: false, into: &buffer)
+    }
+
+    /// Decimal digits of a 128-bit `value` (its `description`).
+    static func writeInteger<T: FixedWidthInteger>(wide value: T, into buffer: inout ByteBuffer) {
+        buffer.append(utf8: value.description)
+    }
+
+    private static func writeDigits(_ magnitude: UInt64, negative: Bool, into buffer: inout ByteBuffer) {
+        var length = negative ? 2 : 1
         var rest = magnitude
-        buffer.withUnsafeMutableBufferPointer { output in
-            var index = end - 1
-            while rest > 0 {
-                output[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                index -= 1
-            }
+        while rest >= 10 {
+            rest /= 10
+            length &+= 1
         }
+        let out = buffer.reserve(length)
+        if negative { out[0] = UInt8(ascii: "-") }
+        rest = magnitude
+        var index = length &- 1
+        repeat {
+            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            index &-= 1
+        } while rest > 0
+        buffer.count &+= length
     }
 
     /// A finite `Double` as Swift's `description` without a trailing `.0`: `1`, `0.1`, `1e-07`, `1e+16`, `-0`.
     /// Integral values below 2^53 in magnitude take a digit-only path (what `description` prints for them).
-    static func writeDouble(_ value: Double, into buffer: inout [UInt8]) {
+    static func writeDouble(_ value: Double, into buffer: inout ByteBuffer) {
         if value.magnitude < 9_007_199_254_740_992, value == value.rounded(.towardZero), !value.isZero {
             writeInteger(Int64(value), into: &buffer)
             return
@@ -109,20 +137,22 @@ enum JSONTextWriter {
     }
 
     /// A finite `Float` as Swift's `description` without a trailing `.0`: `0.1`, `1`, `1e+08`, `3.4028235e+38`.
-    static func writeFloat(_ value: Float, into buffer: inout [UInt8]) {
+    static func writeFloat(_ value: Float, into buffer: inout ByteBuffer) {
         if value.magnitude < 16_777_216, value == value.rounded(.towardZero), !value.isZero {
-            writeInteger(Int32(value), into: &buffer)
+            writeInteger(Int64(value), into: &buffer)
             return
         }
         writeDescription(value.description, into: &buffer)
     }
 
-    private static func writeDescription(_ description: String, into buffer: inout [UInt8]) {
-        let utf8 = description.utf8
-        if utf8.count > 2, utf8.last == UInt8(ascii: "0"), utf8[utf8.index(utf8.endIndex, offsetBy: -2)] == UInt8(ascii: ".") {
-            buffer.append(contentsOf: utf8.dropLast(2))
-        } else {
-            buffer.append(contentsOf: utf8)
+    private static func writeDescription(_ description: String, into buffer: inout ByteBuffer) {
+        var description = description
+        description.withUTF8 { utf8 in
+            if utf8.count > 2, utf8[utf8.count - 1] == UInt8(ascii: "0"), utf8[utf8.count - 2] == UInt8(ascii: ".") {
+                buffer.append(UnsafeBufferPointer(rebasing: utf8.dropLast(2)))
+            } else {
+                buffer.append(utf8)
+            }
         }
     }
 }

@@ -12,28 +12,24 @@ struct KeyedBytesContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     var codingPath: [any CodingKey] { position.codingPath(in: encoder.state.pointee.path) }
 
-    private var position: PathPosition { encoder.state.pointee.nodes[node.index].position }
+    private var position: PathPosition { encoder.position(ofNode: node.index) }
     private var depth: Int { encoder.state.pointee.nodes[node.index].depth }
 
+    // Every member is `"key":` (written from `key.stringValue`, the only call that needs `Key`) and a value written
+    // by non-generic code: this container runs unspecialized, called through `KeyedEncodingContainer`'s box.
+    @inline(__always)
     private func member(_ key: Key, _ write: (BytesEncoder) throws -> Void) rethrows {
-        let name = key.stringValue
-        let element = encoder.beginMember(of: node, key: name)
+        let element = encoder.beginMember(of: node, key: key.stringValue)
         try write(encoder)
         encoder.endMember(element, of: node)
     }
 
-    // Inlined so that `T` is concrete at the call (a helper generic over both `Key` and `T` runs unspecialized).
-    @inline(__always)
-    private func integer<T: FixedWidthInteger>(_ value: T, _ key: Key) {
-        member(key) { $0.write { JSONTextWriter.writeInteger(value, into: &$0) } }
-    }
+    private func signed(_ value: Int64, _ key: Key) { member(key) { $0.writeInteger(value) } }
+    private func unsigned(_ value: UInt64, _ key: Key) { member(key) { $0.writeInteger(value) } }
 
     mutating func encodeNil(forKey key: Key) throws { member(key) { $0.writeNull() } }
     mutating func encode(_ value: Bool, forKey key: Key) throws { member(key) { $0.writeBool(value) } }
-
-    mutating func encode(_ value: String, forKey key: Key) throws {
-        member(key) { $0.write { JSONTextWriter.writeString(value, into: &$0) } }
-    }
+    mutating func encode(_ value: String, forKey key: Key) throws { member(key) { $0.writeString(value) } }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try member(key) { try $0.writeDouble(value, in: .node(node), .key(key)) }
@@ -43,18 +39,24 @@ struct KeyedBytesContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try member(key) { try $0.writeFloat(value, in: .node(node), .key(key)) }
     }
 
-    mutating func encode(_ value: Int, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: Int128, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { integer(value, key) }
-    mutating func encode(_ value: UInt128, forKey key: Key) throws { integer(value, key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { signed(Int64(value), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { signed(Int64(value), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { signed(Int64(value), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { signed(Int64(value), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { signed(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { unsigned(UInt64(value), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { unsigned(UInt64(value), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { unsigned(UInt64(value), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { unsigned(UInt64(value), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { unsigned(value, key) }
+
+    mutating func encode(_ value: Int128, forKey key: Key) throws {
+        member(key) { $0.writeInteger(wide: value) }
+    }
+
+    mutating func encode(_ value: UInt128, forKey key: Key) throws {
+        member(key) { $0.writeInteger(wide: value) }
+    }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try member(key) { try $0.encodeValue(value, in: .node(node), .key(key)) }

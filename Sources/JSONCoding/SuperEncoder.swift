@@ -9,7 +9,7 @@ final class SuperEncoder: Encoder, SingleValueBytesWriter {
     /// The position of this encoder's value.
     let position: PathPosition
     /// JSON nesting depth around this encoder's value.
-    private let base: Int
+    let base: Int
     /// What has been encoded through this encoder.
     private(set) var root: LevelRoot = .empty
 
@@ -19,7 +19,7 @@ final class SuperEncoder: Encoder, SingleValueBytesWriter {
         self.base = base
     }
 
-    var singleValueAnchor: PathAnchor { .fixed(position, base: base) }
+    var singleValueAnchor: PathAnchor { .superEncoder(self) }
 
     var codingPath: [any CodingKey] { position.codingPath(in: main.state.pointee.path) }
 
@@ -45,8 +45,8 @@ final class SuperEncoder: Encoder, SingleValueBytesWriter {
         guard case .empty = root else {
             preconditionFailure("Attempt to encode value through single value container when previously value already encoded.")
         }
-        let start = main.state.pointee.buffer.count
+        let start = main.state.pointee.bytes.count
         try write(main)
-        root = .single(start..<main.state.pointee.buffer.count)
+        root = .single(start..<main.state.pointee.bytes.count)
     }
 }

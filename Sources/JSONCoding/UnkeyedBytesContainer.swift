@@ -9,25 +9,25 @@ struct UnkeyedBytesContainer: UnkeyedEncodingContainer {
 
     var codingPath: [any CodingKey] { position.codingPath(in: encoder.state.pointee.path) }
 
-    private var position: PathPosition { encoder.state.pointee.nodes[node.index].position }
+    private var position: PathPosition { encoder.position(ofNode: node.index) }
     private var depth: Int { encoder.state.pointee.nodes[node.index].depth }
 
     /// The number of elements encoded so far.
     var count: Int { encoder.state.pointee.nodes[node.index].count }
 
+    @inline(__always)
     private func element(_ write: (BytesEncoder) throws -> Void) rethrows {
-        let element = encoder.beginMember(of: node, key: nil)
+        let element = encoder.beginMember(of: node)
         try write(encoder)
         encoder.endMember(element, of: node)
     }
 
-    private func integer<T: FixedWidthInteger>(_ value: T) {
-        element { $0.write { JSONTextWriter.writeInteger(value, into: &$0) } }
-    }
+    private func signed(_ value: Int64) { element { $0.writeInteger(value) } }
+    private func unsigned(_ value: UInt64) { element { $0.writeInteger(value) } }
 
     mutating func encodeNil() throws { element { $0.writeNull() } }
     mutating func encode(_ value: Bool) throws { element { $0.writeBool(value) } }
-    mutating func encode(_ value: String) throws { element { $0.write { JSONTextWriter.writeString(value, into: &$0) } } }
+    mutating func encode(_ value: String) throws { element { $0.writeString(value) } }
 
     mutating func encode(_ value: Double) throws {
         let index = count
@@ -39,18 +39,18 @@ struct UnkeyedBytesContainer: UnkeyedEncodingContainer {
         try element { try $0.writeFloat(value, in: .node(node), .index(index)) }
     }
 
-    mutating func encode(_ value: Int) throws { integer(value) }
-    mutating func encode(_ value: Int8) throws { integer(value) }
-    mutating func encode(_ value: Int16) throws { integer(value) }
-    mutating func encode(_ value: Int32) throws { integer(value) }
-    mutating func encode(_ value: Int64) throws { integer(value) }
-    mutating func encode(_ value: Int128) throws { integer(value) }
-    mutating func encode(_ value: UInt) throws { integer(value) }
-    mutating func encode(_ value: UInt8) throws { integer(value) }
-    mutating func encode(_ value: UInt16) throws { integer(value) }
-    mutating func encode(_ value: UInt32) throws { integer(value) }
-    mutating func encode(_ value: UInt64) throws { integer(value) }
-    mutating func encode(_ value: UInt128) throws { integer(value) }
+    mutating func encode(_ value: Int) throws { signed(Int64(value)) }
+    mutating func encode(_ value: Int8) throws { signed(Int64(value)) }
+    mutating func encode(_ value: Int16) throws { signed(Int64(value)) }
+    mutating func encode(_ value: Int32) throws { signed(Int64(value)) }
+    mutating func encode(_ value: Int64) throws { signed(value) }
+    mutating func encode(_ value: Int128) throws { element { $0.writeInteger(wide: value) } }
+    mutating func encode(_ value: UInt) throws { unsigned(UInt64(value)) }
+    mutating func encode(_ value: UInt8) throws { unsigned(UInt64(value)) }
+    mutating func encode(_ value: UInt16) throws { unsigned(UInt64(value)) }
+    mutating func encode(_ value: UInt32) throws { unsigned(UInt64(value)) }
+    mutating func encode(_ value: UInt64) throws { unsigned(value) }
+    mutating func encode(_ value: UInt128) throws { element { $0.writeInteger(wide: value) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count

@@ -1,0 +1,90 @@
+/// A growable run of bytes in manually managed memory: an append is a capacity check and a store, with no
+/// uniqueness check or copy-on-write. It may start in storage it does not own (the encoder's scratch block);
+/// growing moves it to the heap, and `release()` frees only heap storage.
+///
+/// ## Thread safety
+/// Owned by one encode call; never shared.
+struct ByteBuffer {
+    /// The first byte; `count` bytes from here are initialized.
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    /// The number of bytes written.
+    var count = 0
+    /// The number of bytes `base` can hold.
+    private(set) var capacity: Int
+    /// Whether `base` was allocated by this buffer (else it belongs to whoever passed it in).
+    private var ownsStorage = false
+
+    /// A buffer writing into `storage` (`capacity` bytes, owned by the caller) until it needs more.
+    init(storage: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        base = storage
+        self.capacity = capacity
+    }
+
+    /// Frees heap storage (the buffer must not be used afterwards).
+    func release() {
+        if ownsStorage { base.deallocate() }
+    }
+
+    /// The address of the next byte, with room for at least `extra` bytes; advance `count` after writing them.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if capacity &- count < extra { grow(extra) }
+        return base + count
+    }
+
+    @inline(never)
+    private mutating func grow(_ extra: Int) {
+        let newCapacity = Swift.max(capacity * 2, count + extra)
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        storage.initialize(from: base, count: count)
+        release()
+        base = storage
+        capacity = newCapacity
+        ownsStorage = true
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1).initialize(to: byte)
+        count &+= 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count).initialize(from: source, count: bytes.count)
+        count &+= bytes.count
+    }
+
+    /// Appends the UTF-8 bytes of `string`.
+    mutating func append(utf8 string: String) {
+        var string = string
+        string.withUTF8 { append($0) }
+    }
+
+    /// Appends `buffer[range]` (already written bytes) again at the end.
+    mutating func appendCopy(of range: Range<Int>) {
+        let length = range.count
+        guard length > 0 else { return }
+        let target = reserve(length)
+        UnsafeMutableRawPointer(target).copyMemory(from: base + range.lowerBound, byteCount: length)
+        count &+= length
+    }
+
+    /// Moves `buffer[range]` to begin at `start` (≤ `range.lowerBound`; the ranges may overlap) and drops every
+    /// byte after the moved text.
+    mutating func moveDown(_ range: Range<Int>, to start: Int) {
+        if range.lowerBound != start, !range.isEmpty {
+            UnsafeMutableRawPointer(base + start).copyMemory(from: base + range.lowerBound, byteCount: range.count)
+        }
+        count = start + range.count
+    }
+
+    /// The byte at `offset` (< `count`).
+    @inline(__always)
+    subscript(offset: Int) -> UInt8 { base[offset] }
+
+    /// A fresh array holding the written bytes.
+    var array: [UInt8] {
+        Array(UnsafeBufferPointer(start: base, count: count))
+    }
+}

@@ -1,0 +1,58 @@
+/// A growable array of a trivial type (no references) in manually managed memory, used as a stack by the encoder:
+/// element access is an address computation, without bounds checks beyond debug assertions, uniqueness checks or
+/// retain/release. Like `ByteBuffer`, it may start in storage it does not own.
+struct ScratchArena<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private(set) var capacity: Int
+    private var ownsStorage = false
+
+    init(storage: UnsafeMutablePointer<Element>, capacity: Int) {
+        assert(_isPOD(Element.self), "ScratchArena holds trivial types only")
+        base = storage
+        self.capacity = capacity
+    }
+
+    /// Frees heap storage (the arena must not be used afterwards).
+    func release() {
+        if ownsStorage { base.deallocate() }
+    }
+
+    /// Appends `element` and returns its index.
+    @inline(__always)
+    @discardableResult
+    mutating func append(_ element: Element) -> Int {
+        if count == capacity { grow() }
+        (base + count).initialize(to: element)
+        count &+= 1
+        return count &- 1
+    }
+
+    @inline(never)
+    private mutating func grow() {
+        let newCapacity = Swift.max(capacity * 2, 8)
+        let storage = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        storage.moveInitialize(from: base, count: count)
+        release()
+        base = storage
+        capacity = newCapacity
+        ownsStorage = true
+    }
+
+    /// Drops the elements from index `newCount` on.
+    @inline(__always)
+    mutating func truncate(to newCount: Int) {
+        count = newCount
+    }
+
+    subscript(index: Int) -> Element {
+        @inline(__always) unsafeAddress {
+            assert(index >= 0 && index < count)
+            return UnsafePointer(base + index)
+        }
+        @inline(__always) nonmutating unsafeMutableAddress {
+            assert(index >= 0 && index < count)
+            return base + index
+        }
+    }
+}

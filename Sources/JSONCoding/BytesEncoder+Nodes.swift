@@ -55,7 +55,7 @@ extension BytesEncoder {
 
     /// A new container record at `position` whose opening bracket is written now.
     func makeNode(keyed: Bool, depth: Int, position: PathPosition) -> NodeHandle {
-        if position.last == nil { return makeNode(keyed: keyed, depth: depth, pathDepth: position.depth) }
+        if !position.isNested { return makeNode(keyed: keyed, depth: depth, pathDepth: position.depth) }
         let index = state.pointee.positions.count
         state.pointee.positions.append(position)
         return makeNode(keyed: keyed, depth: depth, pathDepth: position.depth, position: index)

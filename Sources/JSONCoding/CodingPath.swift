@@ -55,44 +55,73 @@ struct NamedKey: CodingKey {
     static let superKey = NamedKey("super")
 }
 
-/// Where a container sits: the first `depth` steps of its coder's path stack, then `suffix` and `last` (set only
-/// for nested containers, which have no stack frame of their own; the first nested step is kept inline in
-/// `last`, so a singly nested container allocates nothing). Materialized into `[CodingKey]` only on demand.
+/// Where a container sits: the first `depth` steps of its coder's path stack, then (only for nested containers,
+/// which have no stack frame of their own) the steps in `nested`. Materialized into `[CodingKey]` only on demand.
+///
+/// The usual position is a bare depth: copying it costs no reference counting beyond a nil check, which matters
+/// because `Keyed…ContainerBox` copies the container holding it for every call. A nested position allocates one
+/// list node per nested step.
 ///
 /// The stack prefix is valid while the container is used inside the `init(from:)` / `encode(to:)` call that
 /// created it (the Codable contract); a container kept past that call may report a wrong path.
 struct PathPosition {
     var depth: Int
-    var suffix: [PathKey] = []
-    var last: PathKey?
+    /// The steps after the stack prefix, innermost last; nil for a position on the stack itself.
+    private(set) var nested: NestedSteps?
 
     init(depth: Int) {
         self.depth = depth
     }
 
+    /// Whether this position has steps beyond the stack prefix.
+    var isNested: Bool { nested != nil }
+
     /// This position extended by `key` (for a nested container).
     func appending(_ key: PathKey) -> PathPosition {
         var copy = self
-        if let last { copy.suffix.append(last) }
-        copy.last = key
+        copy.nested = NestedSteps(key, after: nested)
         return copy
     }
 
     /// Appends the steps after the stack prefix to `stack`.
     func pushSteps(onto stack: inout [PathKey]) {
-        guard let last else { return }
-        if !suffix.isEmpty { stack.append(contentsOf: suffix) }
-        stack.append(last)
+        guard let nested else { return }
+        stack.append(contentsOf: nested.steps)
     }
 
     /// The full path, reading the stack prefix from `stack`, optionally followed by `final`.
     func codingPath(in stack: [PathKey], then final: PathKey? = nil) -> [any CodingKey] {
         var path: [any CodingKey] = []
-        path.reserveCapacity(depth + suffix.count + 2)
+        path.reserveCapacity(depth + (nested?.count ?? 0) + 1)
         for step in stack.prefix(depth) { path.append(step.codingKey) }
-        for step in suffix { path.append(step.codingKey) }
-        if let last { path.append(last.codingKey) }
+        for step in nested?.steps ?? [] { path.append(step.codingKey) }
         if let final { path.append(final.codingKey) }
         return path
+    }
+}
+
+/// The steps of a nested position as an immutable list, sharing its outer steps with the enclosing position.
+final class NestedSteps {
+    let key: PathKey
+    let outer: NestedSteps?
+    /// The number of steps, this one included.
+    let count: Int
+
+    init(_ key: PathKey, after outer: NestedSteps?) {
+        self.key = key
+        self.outer = outer
+        count = (outer?.count ?? 0) + 1
+    }
+
+    /// The steps, outermost first.
+    var steps: [PathKey] {
+        var steps: [PathKey] = []
+        steps.reserveCapacity(count)
+        var node: NestedSteps? = self
+        while let current = node {
+            steps.append(current.key)
+            node = current.outer
+        }
+        return steps.reversed()
     }
 }

@@ -14,6 +14,9 @@ extension JSONNumber {
     ///   (`-9223372036854775808.0` → nil for `Int64`). Texts with more than 38 significant digits may differ
     ///   from Foundation, which rounds them to 38 digits first.
     func integer<T: FixedWidthInteger>(as type: T.Type) -> T? {
+        // Plain integers of up to 18 digits (the usual case) are exact in `Int64`: in range or not, nothing else
+        // could change the answer.
+        if let short = shortInteger { return T(exactly: short) }
         var text = self.text
         return text.withUTF8 { bytes in
             if let plain = Self.plainInteger(bytes, as: T.self) { return plain }
@@ -28,15 +31,35 @@ extension JSONNumber {
     /// zero from a text with a non-zero digit (`1e39` as `Float`, `1e-400`, and also `0e5`), as
     /// swift-foundation's `JSONDecoder` rejects them.
     func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(as type: T.Type) -> T? {
+        if let short = shortInteger, short.magnitude < 1_000_000_000_000_000 {
+            return T(short)  // below 10^15: exact in Double; correctly rounded in Float, like strtof
+        }
         var text = self.text
         return text.withUTF8 { bytes in
-            if bytes.count <= 15, let small = Self.plainInteger(bytes, as: Int64.self) {
-                return T(small)  // exact in Double; correctly rounded in Float, like strtof
-            }
             guard let value = T(self.text), value.isFinite else { return nil }
             if value == 0, !Self.isZeroText(bytes) { return nil }
             return value
         }
+    }
+
+    /// The value of a `-?[0-9]{1,18}` text (always within `Int64`), else nil.
+    var shortInteger: Int64? {
+        let parsed = text.utf8.withContiguousStorageIfAvailable { bytes -> Int64? in
+            var index = 0
+            let negative = bytes.first == UInt8(ascii: "-")
+            if negative { index = 1 }
+            let digits = bytes.count &- index
+            guard digits > 0, digits <= 18 else { return nil }
+            var magnitude: Int64 = 0
+            while index < bytes.count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                magnitude = magnitude &* 10 &+ Int64(digit)
+                index &+= 1
+            }
+            return negative ? -magnitude : magnitude
+        }
+        return parsed ?? nil
     }
 
     /// `-?[0-9]+` parsed exactly into `T`; nil for other text or when out of range.

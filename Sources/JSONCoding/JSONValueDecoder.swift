@@ -32,8 +32,7 @@ public struct JSONValueDecoder: Sendable {
     /// - Throws: `DecodingError` (`.typeMismatch`, `.keyNotFound`, `.valueNotFound`, `.dataCorrupted`) with the
     ///   coding path of the offending value, or any error thrown by `T.init(from:)`.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        let decoder = ValueDecoder(value: value)
-        return try decoder.unwrap(value, as: type, at: PathPosition(depth: 0), nil)
+        try ValueDecoder(value: value).decodeRoot(type)
     }
 
     /// Parses `bytes` (UTF-8 JSON text, RFC 8259; nesting up to 512 levels) then decodes `T` from the value.

@@ -11,24 +11,24 @@ import JSONPatch
 /// Foundation is only touched when `T` is one of these types.
 extension ValueDecoder {
     func decodeFoundationType<T>(
-        _ kind: DirectKind, _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: PathKey?
+        _ kind: DirectKind, _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: @autoclosure () -> PathKey?
     ) throws -> T {
         switch kind {
         case .data:
             let text: String
             switch value {
             case .string(let string): text = string
-            case .null: throw valueNotFound(Data.self, at: position, key)
-            default: throw typeMismatch(String.self, found: value, at: position, key)
+            case .null: throw valueNotFound(Data.self, at: position, key())
+            default: throw typeMismatch(String.self, found: value, at: position, key())
             }
             guard let data = Data(base64Encoded: text) else {
-                throw dataCorrupted("Encountered Data is not valid Base64.", at: position, key)
+                throw dataCorrupted("Encountered Data is not valid Base64.", at: position, key())
             }
             return data as! T
         case .url:
-            if case .null = value { throw valueNotFound(URL.self, at: position, key) }
-            guard let url = URL(string: try string(value, at: position, key)) else {
-                throw dataCorrupted("Invalid URL string.", at: position, key)
+            if case .null = value { throw valueNotFound(URL.self, at: position, key()) }
+            guard let url = URL(string: try string(value, at: position, key())) else {
+                throw dataCorrupted("Invalid URL string.", at: position, key())
             }
             return url as! T
         default:
@@ -36,11 +36,11 @@ extension ValueDecoder {
             case .number(let number):
                 guard let decimal = Decimal(string: number.text) else {
                     throw dataCorrupted(
-                        "Parsed JSON number <\(number.text)> does not fit in Decimal.", at: position, key)
+                        "Parsed JSON number <\(number.text)> does not fit in Decimal.", at: position, key())
                 }
                 return decimal as! T
-            case .null: throw valueNotFound(Decimal.self, at: position, key)
-            default: throw typeMismatch(Decimal.self, found: value, at: position, key)
+            case .null: throw valueNotFound(Decimal.self, at: position, key())
+            default: throw typeMismatch(Decimal.self, found: value, at: position, key())
             }
         }
     }

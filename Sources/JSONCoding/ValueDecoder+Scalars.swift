@@ -3,111 +3,127 @@ import JSONPatch
 /// Scalar conversions shared by all containers. `position` + `key` locate the value, for errors only.
 extension ValueDecoder {
     /// `true` / `false` only. Like Foundation, null is a type mismatch here, not `valueNotFound`.
-    func bool(_ value: JSONValue, at position: PathPosition, _ key: PathKey?) throws -> Bool {
+    func bool(_ value: JSONValue, at position: PathPosition, _ key: @autoclosure () -> PathKey?) throws -> Bool {
         if case .bool(let bool) = value { return bool }
-        throw typeMismatch(Bool.self, found: value, at: position, key)
+        throw typeMismatch(Bool.self, found: value, at: position, key())
     }
 
     /// A JSON string only.
-    func string(_ value: JSONValue, at position: PathPosition, _ key: PathKey?) throws -> String {
+    func string(_ value: JSONValue, at position: PathPosition, _ key: @autoclosure () -> PathKey?) throws -> String {
         switch value {
         case .string(let string): return string
-        case .null: throw valueNotFound(String.self, at: position, key)
-        default: throw typeMismatch(String.self, found: value, at: position, key)
+        case .null: throw valueNotFound(String.self, at: position, key())
+        default: throw typeMismatch(String.self, found: value, at: position, key())
         }
     }
 
     /// A JSON number that is exactly an integer in `T`'s range (see `JSONNumber.integer(as:)`).
     /// - Throws: `.dataCorrupted` when not representable, `.valueNotFound` for null, `.typeMismatch` otherwise.
     func integer<T: FixedWidthInteger>(
-        _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: PathKey?
+        _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: @autoclosure () -> PathKey?
     ) throws -> T {
         switch value {
         case .number(let number):
             guard let integer = number.integer(as: T.self) else {
                 throw dataCorrupted(
-                    "Parsed JSON number <\(number.text)> does not fit in \(T.self).", at: position, key)
+                    "Parsed JSON number <\(number.text)> does not fit in \(T.self).", at: position, key())
             }
             return integer
-        case .null: throw valueNotFound(T.self, at: position, key)
-        default: throw typeMismatch(T.self, found: value, at: position, key)
+        case .null: throw valueNotFound(T.self, at: position, key())
+        default: throw typeMismatch(T.self, found: value, at: position, key())
         }
     }
 
     /// Any JSON number that is finite (and not a non-zero underflow) in `T`.
     /// - Throws: `.dataCorrupted` when not representable, `.valueNotFound` for null, `.typeMismatch` otherwise.
     func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: PathKey?
+        _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: @autoclosure () -> PathKey?
     ) throws -> T {
         switch value {
         case .number(let number):
             guard let result = number.floatingPoint(as: T.self) else {
                 throw dataCorrupted(
-                    "Parsed JSON number <\(number.text)> does not fit in \(T.self).", at: position, key)
+                    "Parsed JSON number <\(number.text)> does not fit in \(T.self).", at: position, key())
             }
             return result
-        case .null: throw valueNotFound(T.self, at: position, key)
-        default: throw typeMismatch(T.self, found: value, at: position, key)
+        case .null: throw valueNotFound(T.self, at: position, key())
+        default: throw typeMismatch(T.self, found: value, at: position, key())
         }
     }
 
     /// Decodes a type that `DirectKind.of(_:)` recognised, without running `init(from:)`.
     func decodeDirectly<T>(
-        _ kind: DirectKind, _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: PathKey?
+        _ kind: DirectKind, _ value: JSONValue, as type: T.Type, at position: PathPosition,
+        _ key: @autoclosure () -> PathKey?
     ) throws -> T {
         switch kind {
-        case .string: return unsafeBitCast(try string(value, at: position, key), to: T.self)
-        case .bool: return unsafeBitCast(try bool(value, at: position, key), to: T.self)
-        case .double: return unsafeBitCast(try floatingPoint(value, as: Double.self, at: position, key), to: T.self)
-        case .float: return unsafeBitCast(try floatingPoint(value, as: Float.self, at: position, key), to: T.self)
-        case .int: return unsafeBitCast(try integer(value, as: Int.self, at: position, key), to: T.self)
-        case .int8: return unsafeBitCast(try integer(value, as: Int8.self, at: position, key), to: T.self)
-        case .int16: return unsafeBitCast(try integer(value, as: Int16.self, at: position, key), to: T.self)
-        case .int32: return unsafeBitCast(try integer(value, as: Int32.self, at: position, key), to: T.self)
-        case .int64: return unsafeBitCast(try integer(value, as: Int64.self, at: position, key), to: T.self)
-        case .int128: return unsafeBitCast(try integer(value, as: Int128.self, at: position, key), to: T.self)
-        case .uint: return unsafeBitCast(try integer(value, as: UInt.self, at: position, key), to: T.self)
-        case .uint8: return unsafeBitCast(try integer(value, as: UInt8.self, at: position, key), to: T.self)
-        case .uint16: return unsafeBitCast(try integer(value, as: UInt16.self, at: position, key), to: T.self)
-        case .uint32: return unsafeBitCast(try integer(value, as: UInt32.self, at: position, key), to: T.self)
-        case .uint64: return unsafeBitCast(try integer(value, as: UInt64.self, at: position, key), to: T.self)
-        case .uint128: return unsafeBitCast(try integer(value, as: UInt128.self, at: position, key), to: T.self)
+        case .string: return unsafeBitCast(try string(value, at: position, key()), to: T.self)
+        case .bool: return unsafeBitCast(try bool(value, at: position, key()), to: T.self)
+        case .double: return unsafeBitCast(try floatingPoint(value, as: Double.self, at: position, key()), to: T.self)
+        case .float: return unsafeBitCast(try floatingPoint(value, as: Float.self, at: position, key()), to: T.self)
+        case .int: return unsafeBitCast(try integer(value, as: Int.self, at: position, key()), to: T.self)
+        case .int8: return unsafeBitCast(try integer(value, as: Int8.self, at: position, key()), to: T.self)
+        case .int16: return unsafeBitCast(try integer(value, as: Int16.self, at: position, key()), to: T.self)
+        case .int32: return unsafeBitCast(try integer(value, as: Int32.self, at: position, key()), to: T.self)
+        case .int64: return unsafeBitCast(try integer(value, as: Int64.self, at: position, key()), to: T.self)
+        case .int128: return unsafeBitCast(try integer(value, as: Int128.self, at: position, key()), to: T.self)
+        case .uint: return unsafeBitCast(try integer(value, as: UInt.self, at: position, key()), to: T.self)
+        case .uint8: return unsafeBitCast(try integer(value, as: UInt8.self, at: position, key()), to: T.self)
+        case .uint16: return unsafeBitCast(try integer(value, as: UInt16.self, at: position, key()), to: T.self)
+        case .uint32: return unsafeBitCast(try integer(value, as: UInt32.self, at: position, key()), to: T.self)
+        case .uint64: return unsafeBitCast(try integer(value, as: UInt64.self, at: position, key()), to: T.self)
+        case .uint128: return unsafeBitCast(try integer(value, as: UInt128.self, at: position, key()), to: T.self)
         case .intArray:
-            return unsafeBitCast(
-                try array(value, at: position, key) { try $0.integer($1, as: Int.self, at: $2, $3) }, to: T.self)
+            let converted = try array(value, at: position, key()) {
+                if case .number(let number) = $0 { number.integer(as: Int.self) } else { nil }
+            } slow: { try $0.integer($1, as: Int.self, at: $2, $3) }
+            return unsafeBitCast(converted, to: T.self)
         case .stringArray:
-            return unsafeBitCast(try array(value, at: position, key) { try $0.string($1, at: $2, $3) }, to: T.self)
+            let converted = try array(value, at: position, key()) {
+                if case .string(let string) = $0 { string } else { nil }
+            } slow: { try $0.string($1, at: $2, $3) }
+            return unsafeBitCast(converted, to: T.self)
         case .doubleArray:
-            return unsafeBitCast(
-                try array(value, at: position, key) { try $0.floatingPoint($1, as: Double.self, at: $2, $3) },
-                to: T.self)
+            let converted = try array(value, at: position, key()) {
+                if case .number(let number) = $0 { number.floatingPoint(as: Double.self) } else { nil }
+            } slow: { try $0.floatingPoint($1, as: Double.self, at: $2, $3) }
+            return unsafeBitCast(converted, to: T.self)
         case .boolArray:
-            return unsafeBitCast(try array(value, at: position, key) { try $0.bool($1, at: $2, $3) }, to: T.self)
+            let converted = try array(value, at: position, key()) {
+                if case .bool(let bool) = $0 { bool } else { nil }
+            } slow: { try $0.bool($1, at: $2, $3) }
+            return unsafeBitCast(converted, to: T.self)
         case .data, .url, .decimal:
-            return try decodeFoundationType(kind, value, as: T.self, at: position, key)
+            return try decodeFoundationType(kind, value, as: T.self, at: position, key())
         }
     }
 
-    /// An array of scalars, with the errors `Array.init(from:)` would give.
+    /// An array of scalars, with the errors `Array.init(from:)` would give. Each element is converted by `fast`;
+    /// where that gives nil, `slow` converts it or throws the error (the element's coding path is built only then).
     private func array<Element>(
-        _ value: JSONValue, at position: PathPosition, _ key: PathKey?,
-        _ convert: (ValueDecoder, JSONValue, PathPosition, PathKey) throws -> Element
+        _ value: JSONValue, at position: PathPosition, _ key: @autoclosure () -> PathKey?,
+        _ fast: (JSONValue) -> Element?,
+        slow: (ValueDecoder, JSONValue, PathPosition, PathKey) throws -> Element
     ) throws -> [Element] {
         guard case .array(let elements) = value else {
             var position = position
-            if let key { position = position.appending(key) }
+            if let key = key() { position = position.appending(key) }
             if case .null = value {
                 throw valueNotFound(
                     [Any].self, at: position, nil, "Cannot get unkeyed decoding container -- found null value instead")
             }
             throw typeMismatch([Any].self, found: value, at: position, nil)
         }
-        var elementPosition = position
-        if let key { elementPosition = elementPosition.appending(key) }
         var result: [Element] = []
         result.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            result.append(try convert(self, element, elementPosition, .index(index)))
+            if let converted = fast(element) {
+                result.append(converted)
+                continue
+            }
+            var elementPosition = position
+            if let key = key() { elementPosition = elementPosition.appending(key) }
+            result.append(try slow(self, element, elementPosition, .index(index)))
         }
         return result
     }

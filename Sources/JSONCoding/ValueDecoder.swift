@@ -10,9 +10,10 @@ import JSONPatch
 /// Confined to the thread running one decode call; never shared.
 final class ValueDecoder: Decoder {
     /// The value the innermost open `init(from:)` is decoding.
-    var current: JSONValue
+    /// (Confined to one thread and never accessed overlapping, so without dynamic exclusivity checks.)
+    @exclusivity(unchecked) var current: JSONValue
     /// Coding path steps of the open `init(from:)` frames, outermost first.
-    var path: [PathKey]
+    @exclusivity(unchecked) var path: [PathKey]
 
     init(value: JSONValue, path: [PathKey] = []) {
         current = value
@@ -27,7 +28,10 @@ final class ValueDecoder: Decoder {
     var framePosition: PathPosition { PathPosition(depth: path.count) }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try keyedContainer(for: current, at: framePosition, keyedBy: Key.self)
+        if case .object(let object) = current {
+            return KeyedDecodingContainer(KeyedValueContainer<Key>(decoder: self, object: object, position: framePosition))
+        }
+        return try keyedContainer(for: current, at: framePosition, keyedBy: Key.self)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -71,18 +75,28 @@ final class ValueDecoder: Decoder {
 
     /// Decodes `T` from `value`, which sits at `position` followed by `key`. Scalars, arrays of scalars, `Data`,
     /// `URL` and `Decimal` are converted directly; any other type runs its `init(from:)` on this decoder in a new frame.
-    func unwrap<T: Decodable>(_ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: PathKey?) throws -> T {
+    func unwrap<T: Decodable>(
+        _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: @autoclosure () -> PathKey?
+    ) throws -> T {
         if let kind = DirectKind.of(T.self) {
-            return try decodeDirectly(kind, value, as: T.self, at: position, key)
+            return try decodeDirectly(kind, value, as: T.self, at: position, key())
         }
         let savedValue = current
         let savedCount = path.count
         position.pushSteps(onto: &path)
-        if let key { path.append(key) }
+        if let key = key() { path.append(key) }
         current = value
         defer {
             current = savedValue
             if path.count > savedCount { path.removeLast(path.count - savedCount) }
+        }
+        return try T(from: self)
+    }
+
+    /// Decodes `T` from `current` with an empty path: as `unwrap`, but the root frame needs nothing saved.
+    func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
+        if let kind = DirectKind.of(T.self) {
+            return try decodeDirectly(kind, current, as: T.self, at: PathPosition(depth: 0), nil)
         }
         return try T(from: self)
     }

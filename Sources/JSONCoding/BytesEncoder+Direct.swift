@@ -11,7 +11,9 @@ import Foundation
 extension BytesEncoder {
     /// Writes `value` directly and returns true, or returns false for types that must run `encode(to:)`.
     /// - Throws: `EncodingError.invalidValue` for a non-finite `Double` / `Float`.
-    func encodeDirectly<T: Encodable>(_ value: T, in anchor: PathAnchor, _ key: PathKey?) throws -> Bool {
+    func encodeDirectly<T: Encodable>(
+        _ value: T, in anchor: PathAnchor, _ key: @autoclosure () -> PathKey?
+    ) throws -> Bool {
         if T.self == String.self {
             writeString(unsafeBitCast(value, to: String.self))
         } else if T.self == Int.self {
@@ -19,12 +21,12 @@ extension BytesEncoder {
         } else if T.self == Bool.self {
             writeBool(unsafeBitCast(value, to: Bool.self))
         } else if T.self == Double.self {
-            try writeDouble(unsafeBitCast(value, to: Double.self), in: anchor, key)
+            try writeDouble(unsafeBitCast(value, to: Double.self), in: anchor, key())
         } else if T.self == Float.self {
-            try writeFloat(unsafeBitCast(value, to: Float.self), in: anchor, key)
+            try writeFloat(unsafeBitCast(value, to: Float.self), in: anchor, key())
         } else if writeOtherInteger(value) {
             return true
-        } else if try writeScalarArray(value, in: anchor, key) {
+        } else if try writeScalarArray(value, in: anchor, key()) {
             return true
         } else {
             return writeFoundationType(value)
@@ -63,7 +65,9 @@ extension BytesEncoder {
     }
 
     /// `[Int]`, `[String]`, `[Double]` and `[Bool]` written as one array, as Foundation's encoder also does.
-    private func writeScalarArray<T>(_ value: T, in anchor: PathAnchor, _ key: PathKey?) throws -> Bool {
+    private func writeScalarArray<T>(
+        _ value: T, in anchor: PathAnchor, _ key: @autoclosure () -> PathKey?
+    ) throws -> Bool {
         if T.self == [Int].self {
             writeArray(unsafeBitCast(value, to: [Int].self), in: anchor) {
                 JSONTextWriter.writeInteger(Int64($1), into: &$0)
@@ -78,7 +82,7 @@ extension BytesEncoder {
             let doubles = unsafeBitCast(value, to: [Double].self)
             if let bad = doubles.firstIndex(where: { !$0.isFinite }) {
                 var arrayPosition = position(of: anchor)
-                if let key { arrayPosition = arrayPosition.appending(key) }
+                if let key = key() { arrayPosition = arrayPosition.appending(key) }
                 throw nonFinite(doubles[bad], at: arrayPosition, .index(bad))
             }
             writeArray(doubles, in: anchor) { JSONTextWriter.writeDouble($1, into: &$0) }

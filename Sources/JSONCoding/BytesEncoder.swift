@@ -87,21 +87,30 @@ final class BytesEncoder: Encoder {
     /// Encodes `value` (at `anchor` + `key`) as a new level whose text ends up at the current end of the
     /// buffer. Scalars, arrays of scalars and Foundation types are written directly.
     /// - Throws: `EncodingError.invalidValue` for a non-finite float, or whatever `value.encode(to:)` throws.
-    func encodeValue<T: Encodable>(_ value: T, in anchor: PathAnchor, _ key: PathKey?) throws {
-        if try encodeDirectly(value, in: anchor, key) { return }
+    func encodeValue<T: Encodable>(_ value: T, in anchor: PathAnchor, _ key: @autoclosure () -> PathKey?) throws {
+        if try encodeDirectly(value, in: anchor, key()) { return }
         let state = self.state
         let base = self.base(of: anchor)
         // Only counts are saved: what the level adds to the arenas and arrays is dropped by truncating them.
         let mark = state.pointee.levelMark
         let start = state.pointee.bytes.count
         pushSteps(of: anchor)
-        if let key { state.pointee.path.append(key) }
+        if let key = key() { state.pointee.path.append(key) }
         state.pointee.root = .empty
         state.pointee.levelBase = base
         state.pointee.openLevels += 1
         defer { state.pointee.restore(mark) }
         try value.encode(to: self)
         finishLevel(from: start)
+    }
+
+    /// Encodes the top-level value of a fresh encoder: `encodeValue(value, in: .frame, nil)` without saving and
+    /// restoring an enclosing level (there is none).
+    func encodeRoot<T: Encodable>(_ value: T) throws {
+        if try encodeDirectly(value, in: .frame, nil) { return }
+        state.pointee.openLevels = 1
+        try value.encode(to: self)
+        finishLevel(from: 0)
     }
 
     /// Replaces everything written since `start` with the level's final text.

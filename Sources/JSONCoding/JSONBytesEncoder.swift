@@ -25,7 +25,7 @@ public struct JSONBytesEncoder: Sendable {
     ///   nothing; any error thrown by `encode(to:)`.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = BytesEncoder()
-        try encoder.encodeValue(value, in: .frame, nil)
+        try encoder.encodeRoot(value)
         if encoder.state.pointee.topLevelWasEmpty {
             throw EncodingError.invalidValue(
                 value,

@@ -11,7 +11,8 @@ import JSONPatch
 /// Foundation is only touched when `T` is one of these types.
 extension ValueDecoder {
     func decodeFoundationType<T>(
-        _ kind: DirectKind, _ value: JSONValue, as type: T.Type, at position: PathPosition, _ key: @autoclosure () -> PathKey?
+        _ kind: DirectKind, _ value: JSONValue, as type: T.Type, at position: PathPosition,
+        _ key: @autoclosure () -> PathKey?
     ) throws -> T {
         switch kind {
         case .data:

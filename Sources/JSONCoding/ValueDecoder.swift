@@ -29,7 +29,8 @@ final class ValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         if case .object(let object) = current {
-            return KeyedDecodingContainer(KeyedValueContainer<Key>(decoder: self, object: object, position: framePosition))
+            let container = KeyedValueContainer<Key>(decoder: self, object: object, position: framePosition)
+            return KeyedDecodingContainer(container)
         }
         return try keyedContainer(for: current, at: framePosition, keyedBy: Key.self)
     }

@@ -65,7 +65,11 @@ struct KeyScript: Encodable {
                 }
             case .text(let key, let value): try container.encode(value, forKey: AnyKey(key))
             case .flag(let key, let value):
-                if let value { try container.encode(value, forKey: AnyKey(key)) } else { try container.encodeNil(forKey: AnyKey(key)) }
+                if let value {
+                    try container.encode(value, forKey: AnyKey(key))
+                } else {
+                    try container.encodeNil(forKey: AnyKey(key))
+                }
             case .number(let key, let value): try container.encode(value, forKey: AnyKey(key))
             case .list(let key, let values): try container.encode(values, forKey: AnyKey(key))
             case .nested(let key, let script):
@@ -87,13 +91,14 @@ struct KeyScript: Encodable {
             switch Int.random(in: 0..<(depth > 0 ? 9 : 7), using: &rng) {
             case 0: operations.append(.int(key, Int.random(in: Int.min...Int.max, using: &rng)))
             case 1:
-                operations.append(
-                    .small(key, Int8.random(in: .min ... .max, using: &rng), UInt16.random(in: 0 ... .max, using: &rng)))
+                let signed = Int8.random(in: .min ... .max, using: &rng)
+                operations.append(.small(key, signed, UInt16.random(in: 0 ... .max, using: &rng)))
             case 2: operations.append(.text(key, Random.string(&rng)))
             case 3: operations.append(.flag(key, [true, false, nil][Int.random(in: 0..<3, using: &rng)]))
             case 4: operations.append(.number(key, Random.double(&rng)))
             case 5, 6:
-                operations.append(.list(key, (0..<Int.random(in: 0...3, using: &rng)).map { _ in Int64.random(in: -99...99, using: &rng) }))
+                let length = Int.random(in: 0...3, using: &rng)
+                operations.append(.list(key, (0..<length).map { _ in Int64.random(in: -99...99, using: &rng) }))
             case 7: operations.append(.nested("#\(index)" + key, random(&rng, depth: depth - 1)))
             default: operations.append(.value("#\(index)" + key, random(&rng, depth: depth - 1)))
             }

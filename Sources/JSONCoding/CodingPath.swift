@@ -125,3 +125,12 @@ final class NestedSteps {
         return steps.reversed()
     }
 }
+
+extension Array {
+    /// Drops the elements from index `newCount` on, one at a time: a path or stack usually loses one or two, for
+    /// which `removeLast(_:)` (a general range replacement) costs far more.
+    @inline(__always)
+    mutating func truncate(to newCount: Int) {
+        while count > newCount { removeLast() }
+    }
+}

@@ -63,10 +63,10 @@ extension EncoderState {
         levelBase = mark.levelBase
         nodes.truncate(to: mark.nodes)
         elements.truncate(to: mark.elements)
-        if path.count > mark.path { path.removeLast(path.count - mark.path) }
-        if slots.count > mark.slots { slots.removeLast(slots.count - mark.slots) }
-        if positions.count > mark.positions { positions.removeLast(positions.count - mark.positions) }
-        if escapedKeys.count > mark.escapedKeys { escapedKeys.removeLast(escapedKeys.count - mark.escapedKeys) }
+        path.truncate(to: mark.path)
+        slots.truncate(to: mark.slots)
+        positions.truncate(to: mark.positions)
+        escapedKeys.truncate(to: mark.escapedKeys)
     }
 }
 

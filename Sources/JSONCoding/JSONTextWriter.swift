@@ -17,7 +17,15 @@ enum JSONTextWriter {
         let out = buffer.reserve(count &+ 2)
         out[0] = UInt8(ascii: "\"")
         var index = 0
-        // Copy while scanning; stop at the first byte that needs an escape.
+        // Copy eight bytes at a time while none needs an escape, then byte by byte up to the first that does.
+        if let source = utf8.baseAddress {
+            while index &+ 8 <= count {
+                let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+                if needsEscape(word) { break }
+                UnsafeMutableRawPointer(out + 1 + index).storeBytes(of: word, as: UInt64.self)
+                index &+= 8
+            }
+        }
         while index < count {
             let byte = utf8[index]
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
@@ -32,6 +40,19 @@ enum JSONTextWriter {
         buffer.count &+= index &+ 1
         writeEscapedTail(utf8, from: index, into: &buffer)
         return true
+    }
+
+    /// Whether any of the eight bytes in `word` is below 0x20, `"` or `\` (exact: no false positives or negatives).
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let quotes = (quote &- ones) & ~quote & highs
+        let backslashes = (backslash &- ones) & ~backslash & highs
+        return control | quotes | backslashes != 0
     }
 
     /// The rest of a string from `start` (a byte that needs an escape), and the closing quote.

@@ -89,7 +89,7 @@ final class ValueDecoder: Decoder {
         current = value
         defer {
             current = savedValue
-            if path.count > savedCount { path.removeLast(path.count - savedCount) }
+            path.truncate(to: savedCount)
         }
         return try T(from: self)
     }

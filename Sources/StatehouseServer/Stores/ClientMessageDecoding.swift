@@ -36,10 +36,15 @@ enum ClientMessageDecoding {
         default: return .invalid(ref: ref, invalidMessage("\"id\" (an idempotency key) must be a string."))
         }
         // The action's identity for key reuse checks: its type and payload (member order and `meta` do not count).
-        var hasher = Hasher()
-        hasher.combine(actionValue.objectValue?["type"])
-        hasher.combine(actionValue.objectValue?["payload"] ?? .null)
-        return .action(ref: ref, id: id, fingerprint: hasher.finalize(), bind(action))
+        // Only a keyed action is ever checked, so only a keyed action pays for hashing its JSON.
+        var fingerprint = 0
+        if id != nil {
+            var hasher = Hasher()
+            hasher.combine(actionValue.objectValue?["type"])
+            hasher.combine(actionValue.objectValue?["payload"] ?? .null)
+            fingerprint = hasher.finalize()
+        }
+        return .action(ref: ref, id: id, fingerprint: fingerprint, bind(action))
     }
 
     static func invalidMessage(_ message: String) -> APIError {

@@ -62,6 +62,28 @@ extension ServerTests {
             }
         }
 
+        /// A connection handed to a WebSocket or an SSE stream leaves the HTTP timeouts behind: past `idleTimeoutMs`
+        /// both streams still work and the server still answers (its HTTP session's timer used to fire on a freed
+        /// session and stop the process).
+        @Test func upgradedConnectionsOutliveTheHTTPIdleTimeout() async throws {
+            try await TestServer.with(timeouts: .init(idleTimeoutMs: 100)) { server in
+                try await blocking {
+                    let ws = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws")
+                    defer { ws.close() }
+                    #expect(try ws.receiveJSON(timeout: .seconds(5))["version"] as? Int == 0)
+                    let sse = try SSEReader(port: server.port, path: "/stores/counter/events")
+                    defer { sse.close() }
+                    #expect(try sse.next().event == "state")
+                    Thread.sleep(forTimeInterval: 0.35)  // the timeout under test passes three times over
+                    let client = try TestHTTPClient(port: server.port)
+                    defer { client.close() }
+                    #expect(try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#).status == 200)
+                    #expect(try ws.receiveJSON(timeout: .seconds(5))["version"] as? Int == 1)
+                    #expect(try sse.next().id.hasSuffix("-1"))
+                }
+            }
+        }
+
         /// RFC 9110 §10.1.1: `Expect: 100-continue` gets `100 Continue` before the body is sent.
         @Test func rfc9110_10_1_1_expect100ContinueIsAnswered() async throws {
             try await TestServer.with { server in

@@ -137,6 +137,7 @@ extension HTTPSession {
             return
         }
         state = .upgraded
+        endTimer()
         let session = SSESession(connection: connection, store: store, context: context, channel: stream.channel)
         context.replace(self, with: session)
         session.start(resume: stream.resume)

@@ -46,7 +46,16 @@ extension HTTPSession {
             self.timer = timer
         }
         timerFiresAt = deadline
-        timer.start(delayMs: deadline - now) { [unowned self] in timerFired() }
+        timer.start(delayMs: deadline - now) { [weak self] in self?.timerFired() }
+    }
+
+    /// The connection goes to another session (WebSocket, SSE): this one's timer is closed for good (its handle
+    /// would otherwise stay open, and fire later for a session that no longer exists).
+    func endTimer() {
+        timer?.close()
+        timer = nil
+        timerFiresAt = nil
+        timerPhase = .none
     }
 
     private func timerFired() {

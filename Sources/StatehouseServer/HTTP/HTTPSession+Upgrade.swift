@@ -44,6 +44,7 @@ extension HTTPSession {
         connection.write(Array(head.utf8))
         Log.shared.debug("ws \(home?.name ?? "/ws") opened")
         state = .upgraded
+        endTimer()
         let session = WebSocketSession(connection: connection, context: context, home: home, access: access)
         context.replace(self, with: session)
         session.start(leftover: leftover, channel: stream?.channel, resume: stream?.resume)

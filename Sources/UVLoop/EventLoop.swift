@@ -155,21 +155,26 @@ public final class EventLoop: @unchecked Sendable {
         finished.signal()
     }
 
-    /// Runs queued jobs, including those they queue, until none is left or ``jobsPerTurn`` have run; then the loop
-    /// polls its sockets before it takes the rest (so a long chain of jobs never starves the connections).
+    /// Runs queued jobs, including those they queue, until none is left or the turn has used ``turnBudgetNs``; then
+    /// the loop polls its sockets before it takes the rest (so a long chain of jobs, such as a store working through
+    /// a huge batch one slice per job, never keeps the other connections waiting for long).
     private func runJobs() {
         isRunningJobs = true
-        var ran = 0
-        while ran < Self.jobsPerTurn {
+        let turnEnds = uv_hrtime() &+ Self.turnBudgetNs
+        var overBudget = false
+        while true {
             // Two arrays trade places: no allocation once both have grown.
             lock.withLock { swap(&jobs, &runningJobs) }
             if runningJobs.isEmpty { break }
             for job in runningJobs { run(job) }
-            ran += runningJobs.count
             runningJobs.removeAllKeepingCapacity()
+            if uv_hrtime() > turnEnds {
+                overBudget = true
+                break
+            }
         }
         isRunningJobs = false
-        if ran >= Self.jobsPerTurn {
+        if overBudget {
             lock.withLock { if !jobs.isEmpty, state == .running { uv_async_send(door) } }
         }
         swap(&toFlush, &flushing)
@@ -177,8 +182,8 @@ public final class EventLoop: @unchecked Sendable {
         flushing.removeAllKeepingCapacity()
     }
 
-    /// Jobs one turn of the loop runs before it polls the sockets again (see ``runJobs()``).
-    static let jobsPerTurn = 4096
+    /// How long one turn of the loop may run queued jobs before it polls the sockets again (see ``runJobs()``): 2 ms.
+    static let turnBudgetNs: UInt64 = 2_000_000
 
     /// The batch of jobs being run, and of connections being flushed (loop thread only).
     private var runningJobs: [Job] = []

@@ -34,7 +34,13 @@ extension ServerTests {
                 try ws.sendText(#"{"type":"subscribe","id":"x","store":"nope"}"#)
                 #expect(try ws.receiveJSON(timeout: .seconds(5))["code"] as? String == "store_not_found")
                 try ws.sendText(#"{"type":"action","ref":"r","action":{"type":"increment"}}"#)
-                #expect(try ws.receiveJSON(timeout: .seconds(5))["code"] as? String == "invalid_message")
+                let noStore = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(noStore["code"] as? String == "invalid_message")
+                #expect(noStore["ref"] as? String == "r")  // errors about a message carry its ref
+                try ws.sendText(#"{"type":"action","store":"nope","ref":"r2","action":{"type":"increment"}}"#)
+                let unknownStore = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(unknownStore["code"] as? String == "store_not_found")
+                #expect(unknownStore["ref"] as? String == "r2")
                 try ws.sendText(#"{"type":"subscribe","id":"n","store":"todos"}"#)
                 #expect(try ws.receiveJSON(timeout: .seconds(5))["code"] as? String == "invalid_message")
             }

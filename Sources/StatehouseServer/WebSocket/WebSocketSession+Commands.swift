@@ -6,6 +6,7 @@ extension WebSocketSession {
     /// The fields every client message may carry, read before the store-specific action decoding.
     private struct Header {
         var type: String?
+        var ref: String?
         var store: String?
         var id: String?
         var path: String?
@@ -22,10 +23,11 @@ extension WebSocketSession {
                 default: return nil
                 }
             }
-            guard let type = string("type"), let store = string("store"), let id = string("id"),
+            guard let type = string("type"), let ref = string("ref"), let store = string("store"), let id = string("id"),
                 let path = string("path"), let format = string("format"), let epoch = string("epoch")
             else { return nil }
-            (self.type, self.store, self.id, self.path, self.format, self.epoch) = (type, store, id, path, format, epoch)
+            (self.type, self.ref, self.store, self.id) = (type, ref, store, id)
+            (self.path, self.format, self.epoch) = (path, format, epoch)
             switch object["since"] {
             case nil, .null?: since = nil
             case .number(let number)?:
@@ -78,15 +80,15 @@ extension WebSocketSession {
     /// The store an action goes to: `store` on `/ws` (required), or the connection's own store.
     private func target(_ header: Header) -> (any HostedStore)? {
         guard let name = header.store ?? home?.name else {
-            reject(nil, "On /ws an action names its \"store\".")
+            reject(header.ref, "On /ws an action names its \"store\".")
             return nil
         }
         guard let store = context.stores[name] else {
-            sendMessage(Envelope.error(ref: nil, .storeNotFound(name)))
+            sendMessage(Envelope.error(ref: header.ref, .storeNotFound(name)))
             return nil
         }
         if let home, home !== store {
-            reject(nil, "This connection belongs to store \(JSONText.quoted(home.name)); use /ws to act on several stores.")
+            reject(header.ref, "This connection belongs to store \(JSONText.quoted(home.name)); use /ws to act on several stores.")
             return nil
         }
         return store

@@ -72,7 +72,8 @@ public final class Server: @unchecked Sendable {
         }
         let names = stores.keys.sorted().joined(separator: ", ")
         Log.shared.info(
-            "serving \(stores.count) store(s) [\(names)] on \(configuration.host):\(port) with \(loops.count) event loop(s)")
+            "serving \(stores.count) store(s) [\(names)] on \(configuration.host):\(port) with \(loops.count) event loop(s), "
+                + "stores on the \(configuration.storeExecutor == .loop ? "loops" : "pool")")
         return port
     }
 

@@ -16,7 +16,8 @@ build: bootstrap
 release: bootstrap
 	scripts/swift-release
 
-run: release
+run: bootstrap
+	scripts/swift-release --product statehouse
 	.build/release/statehouse serve --config $(CONFIG)
 
 # Python `websockets` in a venv: the independent WebSocket client the integration tests drive.

@@ -75,6 +75,25 @@ extension ServerTests {
             }
         }
 
+        /// In a batch, a bad element is named by its position, and nothing of the batch is applied.
+        @Test func aBadElementOfABatchIsNamed() async throws {
+            try await TestServer.with { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                for (body, position) in [
+                    (#"[{"type":"increment"},{"type":"explode"}]"#, "Action 1 of the batch"),
+                    (#"[{"type":"increment"},{"type":"increment"},{"payload":{}}]"#, "Action 2 of the batch"),
+                    (#"[{"type":"increment"},{"type":"add","payload":{"amount":"five"}}]"#, "\"[1].payload.amount\""),
+                ] {
+                    let response = try client.request("POST", "/stores/counter/actions", body: body)
+                    #expect(response.status == 400)
+                    let error = try #require(try response.json()["error"] as? [String: Any])
+                    #expect((error["message"] as? String)?.contains(position) == true, "\(error)")
+                }
+                #expect(try client.request("GET", "/stores/counter").bodyText == #"{"store":"counter","version":0,"state":{"count":0}}"#)
+            }
+        }
+
         @Test func unknownActionListsTheStoresActionTypes() async throws {
             try await TestServer.with { server in
                 let client = try TestHTTPClient(port: server.port)

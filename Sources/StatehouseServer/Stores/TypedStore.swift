@@ -73,6 +73,11 @@ final class TypedStore<R: ServableReducer>: @unchecked Sendable {
                         actions.append(try FluxStandardAction<R.Action>.decode(element))
                     } catch let error as DecodingError {
                         throw error.prefixingPath(with: PositionKey(index))
+                    } catch {
+                        // A problem with the element's FSA envelope (no type, unknown type): say which element.
+                        var problem = ActionErrorMessage.apiError(for: error, actionTypes: R.actionTypes)
+                        problem.message = "Action \(index) of the batch (counting from 0): " + problem.message
+                        return .failure(problem)
                     }
                 }
                 return .success(bind(actions))

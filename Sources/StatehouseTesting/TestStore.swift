@@ -34,7 +34,9 @@ public final class TestStore<R: Reducer> {
     public let store: Store<R>
     /// How strictly unasserted changes and actions are checked; default ``Exhaustivity/on``.
     public var exhaustivity: Exhaustivity = .on
-    /// The default wait of `receive`, `finish` and `expect`, on the real clock; default 1 s.
+    /// The default wait of `receive`, `finish` and `expect`, on the real clock; default 10 s (an upper bound, not a
+    /// delay: a step returns as soon as what it waits for happens; generous because a loaded test machine can hold
+    /// Swift's concurrency pool, where effects run, for seconds).
     public var timeout: Duration
 
     let recorder: TestStoreRecorder<R.State, R.Action>
@@ -51,12 +53,12 @@ public final class TestStore<R: Reducer> {
     ///   - state: The initial state (version `0`).
     ///   - clock: The store's clock for timed effects, usually a ``TestClock``; default
     ///     `ContinuousClock()`.
-    ///   - timeout: The default wait of `receive`, `finish` and `expect` (real time); default 1 s.
+    ///   - timeout: The default wait of `receive`, `finish` and `expect` (real time); default 10 s.
     public init(
         reducer: R,
         state: R.State,
         clock: any Clock<Duration> = ContinuousClock(),
-        timeout: Duration = .seconds(1)
+        timeout: Duration = .seconds(10)
     ) {
         self.store = Store(reducer: reducer, state: state, name: "test store", clock: clock)
         self.recorder = TestStoreRecorder(initial: Snapshot(version: 0, state: state))

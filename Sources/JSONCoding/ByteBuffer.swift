@@ -5,43 +5,27 @@
 /// ## Thread safety
 /// Owned by one encode call; never shared.
 struct ByteBuffer {
+    /// The memory: a ``ScratchArena`` of bytes (it grows, and frees only heap storage, the same way).
+    private var storage: ScratchArena<UInt8>
     /// The first byte; `count` bytes from here are initialized.
-    private(set) var base: UnsafeMutablePointer<UInt8>
+    var base: UnsafeMutablePointer<UInt8> { storage.base }
     /// The number of bytes written.
-    var count = 0
-    /// The number of bytes `base` can hold.
-    private(set) var capacity: Int
-    /// Whether `base` was allocated by this buffer (else it belongs to whoever passed it in).
-    private var ownsStorage = false
+    var count: Int {
+        get { storage.count }
+        set { storage.count = newValue }
+    }
 
     /// A buffer writing into `storage` (`capacity` bytes, owned by the caller) until it needs more.
     init(storage: UnsafeMutablePointer<UInt8>, capacity: Int) {
-        base = storage
-        self.capacity = capacity
+        self.storage = ScratchArena(storage: storage, capacity: capacity)
     }
 
     /// Frees heap storage (the buffer must not be used afterwards).
-    func release() {
-        if ownsStorage { base.deallocate() }
-    }
+    func release() { storage.release() }
 
     /// The address of the next byte, with room for at least `extra` bytes; advance `count` after writing them.
     @inline(__always)
-    mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
-        if capacity &- count < extra { grow(extra) }
-        return base + count
-    }
-
-    @inline(never)
-    private mutating func grow(_ extra: Int) {
-        let newCapacity = Swift.max(capacity * 2, count + extra)
-        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        storage.initialize(from: base, count: count)
-        release()
-        base = storage
-        capacity = newCapacity
-        ownsStorage = true
-    }
+    mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> { storage.reserve(extra) }
 
     @inline(__always)
     mutating func append(_ byte: UInt8) {

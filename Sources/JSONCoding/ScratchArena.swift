@@ -3,7 +3,9 @@
 /// retain/release. Like `ByteBuffer`, it may start in storage it does not own.
 struct ScratchArena<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
-    private(set) var count = 0
+    /// The elements initialized from `base`: raise it after writing through ``reserve(_:)``, lower it to drop the
+    /// tail (trivial elements need no deinitialization).
+    var count = 0
     private(set) var capacity: Int
     private var ownsStorage = false
 
@@ -22,15 +24,21 @@ struct ScratchArena<Element> {
     @inline(__always)
     @discardableResult
     mutating func append(_ element: Element) -> Int {
-        if count == capacity { grow() }
-        (base + count).initialize(to: element)
+        reserve(1).initialize(to: element)
         count &+= 1
         return count &- 1
     }
 
+    /// The address just past the last element, with room for at least `extra` more; raise `count` after writing them.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<Element> {
+        if capacity &- count < extra { grow(minimum: count &+ extra) }
+        return base + count
+    }
+
     @inline(never)
-    private mutating func grow() {
-        let newCapacity = Swift.max(capacity * 2, 8)
+    private mutating func grow(minimum: Int) {
+        let newCapacity = Swift.max(capacity * 2, minimum, 8)
         let storage = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         storage.moveInitialize(from: base, count: count)
         release()

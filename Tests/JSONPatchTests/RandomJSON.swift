@@ -17,8 +17,23 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
+/// Seeded random draws shared by the test generators.
+protocol SeededDrawing {
+    var generator: SeededGenerator { get set }
+}
+
+extension SeededDrawing {
+    mutating func int(_ range: Range<Int>) -> Int {
+        Int.random(in: range, using: &generator)
+    }
+
+    mutating func chance(_ percent: Int) -> Bool {
+        int(0..<100) < percent
+    }
+}
+
 /// Random JSON values and random edits of them, for diff/apply property tests.
-struct RandomJSON {
+struct RandomJSON: SeededDrawing {
     var generator: SeededGenerator
 
     /// Keys include pointer-special characters and a numeric-looking key.
@@ -28,14 +43,6 @@ struct RandomJSON {
 
     init(seed: UInt64) {
         generator = SeededGenerator(seed: seed)
-    }
-
-    mutating func int(_ range: Range<Int>) -> Int {
-        Int.random(in: range, using: &generator)
-    }
-
-    mutating func chance(_ percent: Int) -> Bool {
-        int(0..<100) < percent
     }
 
     mutating func scalar() -> JSONValue {

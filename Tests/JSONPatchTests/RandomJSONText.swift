@@ -1,7 +1,7 @@
 /// Random JSON texts as bytes, mostly valid, for differential parser tests: random whitespace, escapes (including
 /// surrogate pairs and lone surrogates), non-ASCII and invalid UTF-8, short and long strings, numbers on and off the
 /// grammar, repeated keys, wide containers and deep nesting (past the parser's in-place stack sizes).
-struct RandomJSONText {
+struct RandomJSONText: SeededDrawing {
     var generator: SeededGenerator
     private(set) var bytes: [UInt8] = []
 
@@ -18,14 +18,6 @@ struct RandomJSONText {
 
     init(seed: UInt64) {
         generator = SeededGenerator(seed: seed)
-    }
-
-    mutating func int(_ range: Range<Int>) -> Int {
-        Int.random(in: range, using: &generator)
-    }
-
-    mutating func chance(_ percent: Int) -> Bool {
-        int(0..<100) < percent
     }
 
     /// A fresh document: one value between random whitespace, then (sometimes) a random edit.

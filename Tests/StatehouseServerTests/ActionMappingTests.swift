@@ -20,7 +20,7 @@ struct ActionMappingTests {
 
     enum Plain: String, Codable { case start, stop }
 
-    func decode<A: Decodable>(_ json: String, as: A.Type = Action.self) throws -> A {
+    func decode<A: Decodable & Sendable>(_ json: String, as: A.Type = Action.self) throws -> A {
         // The server's path: one parse with JSONPatch's parser, then the FSA mapping over JSONCoding's decoder.
         try FluxStandardAction<A>.decode(try JSONValue(parsing: json))
     }

@@ -3,8 +3,9 @@ import JSONPatch
 /// Reads WebSocket client messages: `{"type":"action","ref":"r1","id":"k1","action":{FSA}}`, already parsed once by
 /// the session (JSONPatch's parser; no second parse, no Foundation).
 enum ClientMessageDecoding {
-    static func decode<Action: Decodable>(
-        _ message: JSONObject, actionTypes: [String], as: Action.Type, bind: (Action) -> PreparedAction
+    static func decode<Action: Decodable & Sendable>(
+        _ message: JSONObject, actionTypes: [String], payloadless: PayloadlessActions<Action>,
+        bind: (Action) -> PreparedAction
     ) -> ClientMessage {
         var ref: String?
         switch message["ref"] {
@@ -22,7 +23,7 @@ enum ClientMessageDecoding {
         }
         let action: Action
         do {
-            action = try FluxStandardAction<Action>.decode(actionValue)
+            action = try FluxStandardAction<Action>.decode(actionValue, payloadless: payloadless)
         } catch let error as DecodingError {
             let error = error.prefixingPath(with: NamedKey("action"))
             return .invalid(ref: ref, ActionErrorMessage.apiError(for: error, actionTypes: actionTypes))

@@ -12,7 +12,7 @@ import JSONPatch
 ///
 /// It works by presenting Swift's synthesized enum decoding (`{"case":{…}}`) a view of the FSA object, so JSON is
 /// parsed once.
-struct FluxStandardAction<Action: Decodable>: Decodable {
+struct FluxStandardAction<Action: Decodable & Sendable>: Decodable {
     let action: Action
 
     private enum Field: String, CodingKey { case type, payload }
@@ -35,9 +35,10 @@ struct FluxStandardAction<Action: Decodable>: Decodable {
     }
 
     /// Decodes the action from an already parsed FSA object (the server's path: one parse with the JSONPatch
-    /// parser, no Foundation). Errors are those of `init(from:)`, with coding paths starting at `payload`.
+    /// parser, no Foundation). Errors are those of `init(from:)`, with coding paths starting at `payload`. An action
+    /// without payload comes from `payloadless` when that store has decoded its type before.
     /// - Throws: ``ActionDecodingFailure``, or `DecodingError` from the action's own decoding.
-    static func decode(_ value: JSONValue) throws -> Action {
+    static func decode(_ value: JSONValue, payloadless: PayloadlessActions<Action>? = nil) throws -> Action {
         guard case .object(let object) = value else {
             throw DecodingError.typeMismatch(
                 [String: Any].self, .init(codingPath: [], debugDescription: "an action is a JSON object"))
@@ -46,6 +47,11 @@ struct FluxStandardAction<Action: Decodable>: Decodable {
         guard case .string(let type) = typeValue else { throw ActionDecodingFailure.typeNotString }
         var payload: (any Decoder)?
         if let value = object["payload"], !value.isNull { payload = JSONValueDecoder().decoder(for: value) }
+        if payload == nil, let payloadless {
+            return try payloadless.action(type: type) {
+                try Action(from: CaseDecoder(caseName: type, payload: nil, codingPath: []))
+            }
+        }
         do {
             return try Action(from: CaseDecoder(caseName: type, payload: payload, codingPath: []))
         } catch let error as DecodingError where payload != nil {

@@ -5,6 +5,9 @@ public import StatehouseCore
 /// Actions and events are plain `Codable` enums; the server maps Flux Standard Actions onto them (see
 /// ``FluxStandardAction`` and docs/protocol.md). Register the type in a ``ReducerCatalog`` to name it in the
 /// configuration.
+///
+/// An action's decoding must be a pure function of its JSON, as `Decodable` implies: a store decodes an action
+/// without payload (`{"type":"increment"}`) once per type and reuses the value.
 public protocol ServableReducer: Reducer where State: Codable, Action: Codable, Event: Encodable {
     /// Creates the reducer (reducers hold no state of their own; dependencies go here).
     init()

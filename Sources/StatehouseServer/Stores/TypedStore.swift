@@ -10,14 +10,15 @@ import StatehouseCore
 /// concrete (``ReducerCatalog/register(_:as:)``), so the closures it makes are compiled for `R`.
 ///
 /// ## Thread safety
-/// Sendable: immutable references plus a lock around the encoding cache.
+/// Sendable: immutable references plus a locked encoding cache.
 final class TypedStore<R: ServableReducer>: @unchecked Sendable {
     let name: String
     let fanout: StoreFanout
     let store: Store<R>
-    /// Guards `cached`.
-    private let cacheLock = NSLock()
-    private var cached: StateReply?
+    /// Actions without payload, decoded once per type.
+    let payloadless = PayloadlessActions<R.Action>()
+    /// The last state encoded (every caller runs on the store's executor; the lock costs an uncontended atomic).
+    private let cached = LockedValue<StateReply?>(nil)
 
     init(name: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?) {
         self.name = name
@@ -70,7 +71,7 @@ final class TypedStore<R: ServableReducer>: @unchecked Sendable {
                 actions.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
                     do {
-                        actions.append(try FluxStandardAction<R.Action>.decode(element))
+                        actions.append(try FluxStandardAction<R.Action>.decode(element, payloadless: payloadless))
                     } catch let error as DecodingError {
                         throw error.prefixingPath(with: PositionKey(index))
                     } catch {
@@ -82,14 +83,14 @@ final class TypedStore<R: ServableReducer>: @unchecked Sendable {
                 }
                 return .success(bind(actions))
             }
-            return .success(bind([try FluxStandardAction<R.Action>.decode(value)]))
+            return .success(bind([try FluxStandardAction<R.Action>.decode(value, payloadless: payloadless)]))
         } catch {
             return .failure(ActionErrorMessage.apiError(for: error, actionTypes: R.actionTypes, body: actionJSON))
         }
     }
 
     func decodeClientMessage(_ message: JSONObject) -> ClientMessage {
-        ClientMessageDecoding.decode(message, actionTypes: R.actionTypes, as: R.Action.self) { bind([$0]) }
+        ClientMessageDecoding.decode(message, actionTypes: R.actionTypes, payloadless: payloadless) { bind([$0]) }
     }
 
     /// Binds actions (one, or a batch from a JSON array, enqueued in order) to this store; replies concern the last.
@@ -114,9 +115,9 @@ final class TypedStore<R: ServableReducer>: @unchecked Sendable {
 
     /// The snapshot's state as JSON, from the cache when this version was already encoded.
     private func encode(_ snapshot: Snapshot<R.State>) -> StateReply {
-        if let hit = cacheLock.withLock({ cached }), hit.version == snapshot.version { return hit }
+        if let hit = cached.withLock({ $0 }), hit.version == snapshot.version { return hit }
         let reply = StateReply(version: snapshot.version, state: Self.encode(snapshot.state))
-        cacheLock.withLock {
+        cached.withLock { cached in
             if (cached?.version ?? 0) <= reply.version { cached = reply }
         }
         return reply

@@ -1,0 +1,27 @@
+/// Decoded actions that carry no payload, by FSA `type`.
+///
+/// An FSA without `payload` (or with `"payload":null`) shows the action's decoding nothing but its type, so one
+/// store decodes each such type once and reuses the value: `{"type":"increment"}` then costs a table lookup instead
+/// of a pass through `Codable`. This relies on an action's decoding being a pure function of its JSON, as
+/// ``ServableReducer`` requires. At most ``capacity`` types are kept (a custom `init(from:)` may accept any type
+/// name); later ones are decoded every time.
+///
+/// ## Thread safety
+/// Sendable: the table is behind a lock (actions are decoded on whichever event loop read them).
+final class PayloadlessActions<Action: Sendable>: Sendable {
+    /// The most types kept.
+    static var capacity: Int { 64 }
+
+    private let table = LockedValue<[String: Action]>([:])
+
+    /// The action of FSA type `type` without payload: the kept one, or `decode()`'s, kept when it succeeds.
+    /// - Throws: what `decode` throws (failures are not kept).
+    func action(type: String, decode: () throws -> Action) rethrows -> Action {
+        if let known = table.withLock({ $0[type] }) { return known }
+        let action = try decode()
+        table.withLock { table in
+            if table.count < Self.capacity { table[type] = action }
+        }
+        return action
+    }
+}

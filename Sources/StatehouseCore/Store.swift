@@ -32,10 +32,13 @@ import Foundation
 /// callbacks run on the actor, inside the drain, so they must be fast and must not block. The actor runs on Swift's
 /// concurrency pool, or on the ``StoreExecutor`` given at init (an event loop): then reducers and observers run on it.
 public actor Store<R: Reducer> {
+    // Stored properties used on every action skip the run-time exclusivity check (`@exclusivity(unchecked)`): the
+    // actor serializes every access, and no access to them overlaps another (a reducer cannot reach its store).
+
     /// The number of distinct states since creation; starts at `0`, +1 per changing reduce.
-    public internal(set) var version: UInt64 = 0
+    @exclusivity(unchecked) public internal(set) var version: UInt64 = 0
     /// The current state.
-    public internal(set) var state: R.State
+    @exclusivity(unchecked) public internal(set) var state: R.State
 
     let reducer: R
     let initialState: R.State
@@ -46,23 +49,23 @@ public actor Store<R: Reducer> {
     /// The pool, or the executor given at init.
     nonisolated let home: StoreHome
     /// Envelopes taken from the mailbox and not handled yet, from `backlogStart` (see ``drain()``).
-    var backlog: [Envelope] = []
-    var backlogStart = 0
+    @exclusivity(unchecked) var backlog: [Envelope] = []
+    @exclusivity(unchecked) var backlogStart = 0
 
     /// In registration order; a short array (usually one entry) is a smaller heap block than a dictionary.
-    var observers: [(token: ObservationToken, observer: Observer)] = []
-    var eventObservers: [(token: ObservationToken, onEvent: @Sendable (R.Event) -> Void)] = []
-    var taps: [@Sendable (ReducedAction<R.Action>) -> Void] = []
+    @exclusivity(unchecked) var observers: [(token: ObservationToken, observer: Observer)] = []
+    @exclusivity(unchecked) var eventObservers: [(token: ObservationToken, onEvent: @Sendable (R.Event) -> Void)] = []
+    @exclusivity(unchecked) var taps: [@Sendable (ReducedAction<R.Action>) -> Void] = []
     var nextObservationID: UInt64 = 0
 
     var isStarted = false
     /// Set by a stop: every action after it is dropped.
-    var isStopped = false
-    var droppedActions = 0
-    var resetEpoch: UInt64 = 0
+    @exclusivity(unchecked) var isStopped = false
+    @exclusivity(unchecked) var droppedActions = 0
+    @exclusivity(unchecked) var resetEpoch: UInt64 = 0
     /// Effect runs, tasks, settle groups, throttle windows and idle waiters (see `Store+Bookkeeping.swift`);
     /// `nil` until the first effect, settle or wait needs them, so a store that never runs one does not pay for them.
-    var bookkeeping: Bookkeeping?
+    @exclusivity(unchecked) var bookkeeping: Bookkeeping?
 
     /// Creates a store. Nothing runs until actions arrive; ``Reducer/bind()`` runs at ``start()``.
     ///

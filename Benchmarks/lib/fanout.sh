@@ -3,7 +3,7 @@
 # actions in flight, and fixed rates (200/s for S=100, 100/s for S=1000). Each run is a fresh wsfanout process
 # (fresh connections) against the same server; RUNS runs per mode.
 
-FANOUT_SERVERS=(statehouse socketify websockets picows)
+FANOUT_SERVERS=(statehouse uws-native socketify websockets picows)
 # subs | mode flags | warm-up actions
 FANOUT_MODES=("100|--window 16|500" "100|--rate 200|100" "1000|--window 16|100" "1000|--rate 100|50")
 
@@ -57,6 +57,7 @@ fanout_scenario() {
   echo "window 16: closed loop, at most 16 actions not yet received by all S; rate R: R actions/s, open loop."
   echo "Latency: publisher send to subscriber receive (CLOCK_MONOTONIC, same process). \"Statehouse ÷ this\" is the"
   echo "deliveries/s ratio for window rows and the p99 ratio for rate rows (there, above 1 means Statehouse is slower)."
-  echo "Server CPU per delivery counts the whole run, connects included. Peers: socketify = uWS pub/sub with a Python"
-  echo "handler; websockets 17 on uvloop with broadcast(); picows on uvloop with a Python loop of transport.send."
+  echo "Server CPU per delivery counts the whole run, connects included. Peers: uws-native = uWS pub/sub with a C handler"
+  echo "(yyjson); socketify = the same uWS pub/sub with a Python handler; websockets 17 on uvloop with broadcast();"
+  echo "picows on uvloop with a Python loop of transport.send."
 }

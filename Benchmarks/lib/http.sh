@@ -3,7 +3,7 @@
 # server, after a 1 s warm-up. Server CPU comes from /proc (user + system), so "µs/req" stays meaningful when wrk
 # (one core) is the bottleneck.
 
-HTTP_SERVERS=(statehouse nginx socketify asyncio)
+HTTP_SERVERS=(statehouse uws-native nginx socketify asyncio)
 
 declare -A HTTP_RPS=()
 
@@ -43,6 +43,7 @@ http_scenario() {
     stop_server "$SERVER_PID"
   done
   echo
+  echo "uws-native is uWebSockets with a C handler (yyjson; peers/uws_native_peer.c, on socketify's uWS library);"
   echo "nginx returns a fixed JSON without parsing the body (the plain-HTTP ceiling); socketify is uWebSockets with a"
   echo "Python handler (stdlib json); asyncio is a bare asyncio.Protocol HTTP/1.1 parser on uvloop (stdlib json)."
 }

@@ -13,8 +13,8 @@ free_port() { # a port nobody listens on right now (the kernel's pick for port 0
 
 port_answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# start_server NAME: sets SERVER_PID and SERVER_PORT; NAME is statehouse, nginx, socketify, asyncio, websockets
-# or picows. Waits (at most 10 s) until the port accepts connections.
+# start_server NAME: sets SERVER_PID and SERVER_PORT; NAME is statehouse, uws-native, nginx, socketify, asyncio,
+# websockets or picows. Waits (at most 10 s) until the port accepts connections.
 start_server() {
   local name=$1 log="$WORK/$1.log" py="$BENCH/.venv/bin/python"
   SERVER_PORT=$(free_port)
@@ -24,6 +24,9 @@ start_server() {
       taskset -c "${SERVER_CPUS:-0}" "$ROOT/.build/release/statehouse" serve \
         --config "${STATEHOUSE_CONFIG:-$BENCH/statehouse-bench.json}" \
         --port "$SERVER_PORT" >"$log" 2>&1 &
+      ;;
+    uws-native)
+      taskset -c 0 "$BENCH/.build/uws_native_peer" "$SERVER_PORT" >"$log" 2>&1 &
       ;;
     nginx)
       sed -e "s|@PORT@|$SERVER_PORT|" -e "s|@DIR@|$WORK|" "$BENCH/peers/nginx.conf.in" >"$WORK/nginx.conf"

@@ -28,8 +28,8 @@ public final class EventLoop: @unchecked Sendable {
     let readBuffer = UnsafeMutableRawPointer.allocate(byteCount: EventLoop.readBufferSize, alignment: 16)
     static let readBufferSize = 65536
     /// Scratch `uv_buf_t` vectors for gathered writes (loop thread only; libuv copies them into a write request).
-    private var writeVectors = UnsafeMutablePointer<uv_buf_t>.allocate(capacity: 16)
-    private var writeVectorCapacity = 16
+    @exclusivity(unchecked) private var writeVectors = UnsafeMutablePointer<uv_buf_t>.allocate(capacity: 16)
+    @exclusivity(unchecked) private var writeVectorCapacity = 16
     private var state: State = .created
 
     private enum State { case created, running, stopping, stopped }
@@ -185,16 +185,17 @@ public final class EventLoop: @unchecked Sendable {
     /// How long one turn of the loop may run queued jobs before it polls the sockets again (see ``runJobs()``): 2 ms.
     static let turnBudgetNs: UInt64 = 2_000_000
 
-    /// The batch of jobs being run, and of connections being flushed (loop thread only).
-    private var runningJobs: [Job] = []
-    private var flushing: [TCPConnection] = []
+    /// The batch of jobs being run, and of connections being flushed (loop thread only: no dynamic exclusivity
+    /// checks, here and on the other loop-thread-only variables below).
+    @exclusivity(unchecked) private var runningJobs: [Job] = []
+    @exclusivity(unchecked) private var flushing: [TCPConnection] = []
 
     // MARK: Write gathering (loop thread only)
 
     /// True while jobs from ``execute(_:)`` run: connection writes are gathered until the batch ends. Written on the
     /// loop thread only; other threads read it only after ``isInLoop`` said they are the loop thread.
-    private(set) var isRunningJobs = false
-    private var toFlush: [TCPConnection] = []
+    @exclusivity(unchecked) private(set) var isRunningJobs = false
+    @exclusivity(unchecked) private var toFlush: [TCPConnection] = []
 
     /// Remembers a connection with gathered writes, flushed when the current batch of jobs ends.
     func markForFlush(_ connection: TCPConnection) { toFlush.append(connection) }
@@ -208,7 +209,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Owners of open handles, keyed by the opaque pointer stored in their handle's `data`. The registry holds the
     /// strong reference that keeps an owner alive while its handle is open.
-    private var openHandles: [UnsafeMutableRawPointer: any LoopHandleOwner] = [:]
+    @exclusivity(unchecked) private var openHandles: [UnsafeMutableRawPointer: any LoopHandleOwner] = [:]
 
     /// Registers `owner` and stores it in `handle.data`; call right after `uv_*_init`.
     func register(_ owner: any LoopHandleOwner, handle: UnsafeMutablePointer<uv_handle_t>) {

@@ -7,8 +7,9 @@ internal import CLibUV
 public final class LoopTimer: LoopHandleOwner, @unchecked Sendable {
     private let handle: UnsafeMutablePointer<uv_timer_t>
     private let loop: EventLoop
-    private var action: (() -> Void)?
-    private var closing = false
+    /// Loop thread only (see Thread safety): no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var action: (() -> Void)?
+    @exclusivity(unchecked) private var closing = false
 
     /// Creates a stopped timer on `loop`. Call on the loop thread.
     public init(loop: EventLoop) {

@@ -15,33 +15,35 @@ internal import CLibUV
 public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     enum State { case open, draining, finSent, closing, closed }
 
+    // Every stored variable below is touched on the loop thread only (see Thread safety), most of them for every
+    // read or write: no dynamic exclusivity checks.
+
     let handle: UnsafeMutablePointer<uv_tcp_t>
     /// The loop this connection belongs to.
     public let loop: EventLoop
-    var state: State = .open
-    var isReading = false
-    var pendingWriteCount = 0
-    var lingerTimer: LoopTimer?
+    @exclusivity(unchecked) var state: State = .open
+    @exclusivity(unchecked) var isReading = false
+    @exclusivity(unchecked) var pendingWriteCount = 0
+    @exclusivity(unchecked) var lingerTimer: LoopTimer?
 
     /// Bytes handed to libuv and not yet written.
-    var pendingWriteBytes = 0
-    /// Buffers gathered during a batch of loop jobs, sent together when it ends. Touched for every message written,
-    /// on the loop thread only: no dynamic exclusivity check.
+    @exclusivity(unchecked) var pendingWriteBytes = 0
+    /// Buffers gathered during a batch of loop jobs, sent together when it ends.
     @exclusivity(unchecked) var outbox: [OutboundBuffer] = []
     @exclusivity(unchecked) var outboxBytes = 0
 
     /// Bytes accepted by ``write(_:)`` and not yet written to the socket.
     public var unsentBytes: Int { pendingWriteBytes + outboxBytes }
     /// Bytes received: valid only during the call; copy what you keep.
-    public var onRead: ((UnsafeRawBufferPointer) -> Void)?
+    @exclusivity(unchecked) public var onRead: ((UnsafeRawBufferPointer) -> Void)?
     /// The peer closed its side (EOF: `error.isEndOfFile`, reading has stopped and the owner must close, at once or
     /// after answering) or the connection failed (it is closing already). Called at most once, while still `open`.
-    public var onEnd: ((UVError) -> Void)?
+    @exclusivity(unchecked) public var onEnd: ((UVError) -> Void)?
     /// Called once when the connection is fully closed.
-    public var onClosed: (() -> Void)?
+    @exclusivity(unchecked) public var onClosed: (() -> Void)?
     /// Called when the write queue becomes empty (for resuming paused producers): after queued writes complete,
     /// or when gathered writes were all taken by the kernel at once.
-    public var onWritable: (() -> Void)?
+    @exclusivity(unchecked) public var onWritable: (() -> Void)?
 
     var stream: UnsafeMutablePointer<uv_stream_t> { cuv_tcp_as_stream(handle) }
 

@@ -37,7 +37,7 @@ extension ParserState {
     /// A field line is complete.
     mutating func fieldComplete() -> CallbackVerdict {
         message.commitField()
-        guard message.fields.count <= limits.maxHeaderFields else {
+        guard message.fieldCount <= limits.maxHeaderFields else {
             pendingFailure = .tooManyFields(limit: limits.maxHeaderFields)
             return .fail
         }
@@ -57,7 +57,7 @@ extension ParserState {
             pendingFailure = .declaredBodyTooLarge(length: contentLength, limit: limits.maxBodyBytes)
             return .fail
         }
-        let fields = HTTPFields(message.fields)
+        let fields = message.takeFields()
         message.setHead(
             HTTPRequest(
                 method: method, target: message.takeTarget(), versionMajor: versionMajor, versionMinor: versionMinor,
@@ -88,7 +88,8 @@ extension ParserState {
     /// The request is complete: queue it, or hold it for the upgrade hand-off, or stop after a last request.
     mutating func messageComplete(keepAlive: Bool, upgrade: Bool) -> CallbackVerdict {
         guard var request = message.takeHead() else { return .fail }
-        swap(&request.body, &message.body)
+        var body = message.takeBody()
+        swap(&request.body, &body)
         request.keepAlive = keepAlive
         request.isUpgrade = upgrade
         message.reset()

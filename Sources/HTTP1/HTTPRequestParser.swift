@@ -23,7 +23,8 @@ public final class HTTPRequestParser {
     /// The request in progress, completed events and flags, at a stable heap address llhttp's `data` points to.
     private let state: UnsafeMutablePointer<ParserState>
     /// Whether the parser has stopped for good.
-    private var isDone = false
+    /// Confined to the owner's thread (see Thread safety): no dynamic exclusivity check.
+    @exclusivity(unchecked) private var isDone = false
 
     /// True once any byte of a not-yet-complete request has been seen (blank lines between requests
     /// do not count); false again when it completes.
@@ -54,11 +55,26 @@ public final class HTTPRequestParser {
     /// - Returns: Events completed by these bytes, in order (several for pipelined requests). After
     ///   `.upgrade` or `.failure` the parser is done: later input returns `[]`.
     public func feed(_ bytes: UnsafeRawBufferPointer) -> [HTTPParseEvent] {
-        guard !isDone, let base = bytes.baseAddress, !bytes.isEmpty else { return [] }
+        var events: [HTTPParseEvent] = []
+        feed(bytes, appendingTo: &events)
+        state.pointee.noteEventCount(events.count)
+        return events
+    }
+
+    /// Parses the next bytes of the connection and appends the events they complete to `events`, which keeps its
+    /// earlier elements (and its storage: a queue reused from feed to feed costs no allocation).
+    ///
+    /// - Parameters:
+    ///   - bytes: Bytes as received; they need to stay valid only for the call.
+    ///   - events: Gets the events ``feed(_:)`` would return, in the same order, after its existing elements.
+    public func feed(_ bytes: UnsafeRawBufferPointer, appendingTo events: inout [HTTPParseEvent]) {
+        guard !isDone, let base = bytes.baseAddress, !bytes.isEmpty else { return }
         let start = base.assumingMemoryBound(to: CChar.self)
+        // The callbacks append to the caller's array, lent to the state for the call.
+        swap(&events, &state.pointee.completed)
         let status = llhttp_execute(parser, start, bytes.count)
-        var events = state.pointee.takeCompleted()
-        if status == HPE_OK { return events }
+        swap(&events, &state.pointee.completed)
+        if status == HPE_OK { return }
         isDone = true
         if status == HPE_PAUSED_UPGRADE, let request = state.pointee.pendingUpgrade {
             let consumed = llhttp_get_error_pos(parser).map { $0 - start } ?? bytes.count
@@ -66,7 +82,6 @@ public final class HTTPRequestParser {
         } else if status != HPE_PAUSED {
             events.append(.failure(failure(for: status)))
         }
-        return events
     }
 
     /// Reports that the peer closed its side of the connection.

@@ -11,9 +11,10 @@ struct ParserState: ~Copyable {
     let limits: HTTPParserLimits
     /// The request in progress.
     var message = RequestAccumulator()
-    /// Events completed during the current `feed`, in order.
+    /// Events completed during the current `feed`, in order: the caller's array, lent for the call (empty between
+    /// calls).
     var completed: [HTTPParseEvent] = []
-    /// How many events the previous `feed` completed: the capacity the next feed's list starts with.
+    /// How many events the previous `feed(_:)` completed: the capacity its next list starts with.
     var expectedEventCount = 1
     /// The failure a callback recorded before telling llhttp to stop.
     var pendingFailure: HTTPParseFailure?
@@ -34,11 +35,8 @@ struct ParserState: ~Copyable {
         completed.append(event)
     }
 
-    /// Hands over the events of the current feed and starts an empty list for the next one.
-    mutating func takeCompleted() -> [HTTPParseEvent] {
-        var events: [HTTPParseEvent] = []
-        swap(&events, &completed)
-        if !events.isEmpty { expectedEventCount = min(events.count, 64) }
-        return events
+    /// Remembers how many events a `feed(_:)` returned, so the next one reserves that much room at once.
+    mutating func noteEventCount(_ count: Int) {
+        if count > 0 { expectedEventCount = min(count, 64) }
     }
 }

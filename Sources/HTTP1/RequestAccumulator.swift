@@ -6,7 +6,10 @@
 /// One accumulator serves every request of a connection. ``reset()`` empties the span buffers but keeps their
 /// storage, and the strings of the previous request are kept to be reused: a field name or value, or the
 /// target, whose bytes equal the previous request's at the same place becomes the same string without decoding
-/// or allocating again (clients tend to send the same fields in the same order on every request).
+/// or allocating again (clients tend to send the same fields in the same order on every request). The field list
+/// itself is reused the same way: fields are compared in place with the previous request's list, which is written
+/// (and so copied, while the previous request still shares it) only where the new request differs. A small body
+/// equal to the previous request's is handed out as the previous request's array.
 ///
 /// ## Thread safety
 /// Confined to the thread of the parser that owns it.
@@ -19,16 +22,23 @@ struct RequestAccumulator: ~Copyable {
     var fieldName = SpanBuffer()
     /// Bytes of the current field value (not yet trimmed).
     var fieldValue = SpanBuffer()
-    /// Committed header fields; shared with the request from headers-complete on.
-    var fields: [HTTPField] = []
-    /// The fields of the previous request (shared with it, never changed here), for reuse by position.
-    var previousFields: [HTTPField] = []
+    /// The header fields: the first ``fieldCount`` are this request's, any after them the previous request's (kept
+    /// to be compared by position). Shared with the request from headers-complete on, and with the previous
+    /// request until that is gone, so it is only written where a field differs (copy on write).
+    private(set) var fields: [HTTPField] = []
+    /// How many fields of this request are committed.
+    private(set) var fieldCount = 0
     /// The target of the previous request, for reuse when the next one has the same bytes.
     var previousTarget: RequestTarget?
     /// The value of the first `Expect` field, if any (RFC 9110 §10.1.1).
     var expect: String?
-    /// Decoded body bytes so far; handed to the request at message-complete.
+    /// Decoded body bytes so far; handed to the request at message-complete (or emptied, keeping its storage,
+    /// when ``previousBody`` is handed out instead).
     var body: [UInt8] = []
+    /// The body of the previous request when it had at most ``reusedBodyLimit`` bytes (shared with it), else empty.
+    private var previousBody: [UInt8] = []
+    /// The largest body, in bytes, kept for comparison with the next request's.
+    static let reusedBodyLimit = 512
     /// Head bytes counted against ``HTTPParserLimits/maxHeaderBytes``.
     var headBytes = 0
     /// The request head, set at headers-complete and moved out at message-complete.
@@ -43,12 +53,9 @@ struct RequestAccumulator: ~Copyable {
         version.removeAll()
         fieldName.removeAll()
         fieldValue.removeAll()
-        if !fields.isEmpty {
-            previousFields = fields
-            fields = []
-        }
+        fieldCount = 0
         expect = nil
-        body = []
+        if !body.isEmpty { body.removeAll(keepingCapacity: true) }
         headBytes = 0
         if hasHead {
             head = nil
@@ -84,26 +91,54 @@ struct RequestAccumulator: ~Copyable {
     /// Turns the current name and value into a field (or drops it when it is a trailer) and clears both buffers.
     mutating func commitField() {
         if !hasHead {
-            if fields.capacity == 0 { fields.reserveCapacity(max(previousFields.count, 4)) }
-            let position = fields.count
+            let position = fieldCount
             let nameBytes = fieldName.bytes
             let valueBytes = UnsafeBufferPointer(rebasing: trimmingOWS(fieldValue.bytes))
-            var field: HTTPField
-            if position < previousFields.count {
-                field = previousFields[position]
-                if !utf8(of: field.name, equals: nameBytes) { field.name = String(decoding: nameBytes, as: UTF8.self) }
-                if !utf8(of: field.value, equals: valueBytes) {
-                    field.value = String(decoding: valueBytes, as: UTF8.self)
+            if position < fields.count {
+                // Written only where it differs: an equal field leaves the (maybe shared) list untouched.
+                if !utf8(of: fields[position].name, equals: nameBytes) {
+                    fields[position].name = String(decoding: nameBytes, as: UTF8.self)
+                }
+                if !utf8(of: fields[position].value, equals: valueBytes) {
+                    fields[position].value = String(decoding: valueBytes, as: UTF8.self)
                 }
             } else {
-                field = HTTPField(
-                    name: String(decoding: nameBytes, as: UTF8.self), value: String(decoding: valueBytes, as: UTF8.self))
+                if fields.capacity == 0 { fields.reserveCapacity(4) }
+                fields.append(HTTPField(
+                    name: String(decoding: nameBytes, as: UTF8.self), value: String(decoding: valueBytes, as: UTF8.self)))
             }
-            if expect == nil, asciiCaseInsensitiveEqual(nameBytes, lowercase: "expect") { expect = field.value }
-            fields.append(field)
+            if expect == nil, asciiCaseInsensitiveEqual(nameBytes, lowercase: "expect") { expect = fields[position].value }
+            fieldCount += 1
         }
         fieldName.removeAll()
         fieldValue.removeAll()
+    }
+
+    /// The fields of this request (the previous request's extra fields dropped), to share with its head.
+    mutating func takeFields() -> HTTPFields {
+        if fields.count > fieldCount { fields.removeSubrange(fieldCount...) }
+        return HTTPFields(fields)
+    }
+
+    /// The body of this request: the previous request's array when the bytes are the same (this body's storage is
+    /// then kept for the next request), else this body's array.
+    mutating func takeBody() -> [UInt8] {
+        guard !body.isEmpty else { return [] }
+        if body.count == previousBody.count, Self.sameBytes(body, previousBody) {
+            if body.capacity > SpanBuffer.keptCapacity { body = [] } else { body.removeAll(keepingCapacity: true) }
+            return previousBody
+        }
+        var taken: [UInt8] = []
+        swap(&taken, &body)
+        previousBody = taken.count <= Self.reusedBodyLimit ? taken : []
+        return taken
+    }
+
+    /// Whether two arrays of the same count hold the same bytes.
+    private static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in bytesEqual(a.baseAddress!, b.baseAddress!, count: a.count) }
+        }
     }
 }
 

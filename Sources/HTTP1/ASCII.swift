@@ -9,6 +9,29 @@ func asciiCaseInsensitiveEqual<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: 
     return true
 }
 
+/// Whether the UTF-8 of two strings is equal when ASCII letters are folded to lower case (field names).
+///
+/// Native strings are compared in place, byte by byte; the lengths are compared first.
+@inline(__always)
+func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
+    let compared = a.utf8.withContiguousStorageIfAvailable { a in
+        b.utf8.withContiguousStorageIfAvailable { b in asciiCaseInsensitiveEqual(a, b, count: a.count) }
+    }
+    if let compared, let result = compared { return result }
+    return asciiCaseInsensitiveEqual(a.utf8, b.utf8)
+}
+
+/// Whether the `count` bytes of `a` and `b` are equal when ASCII letters are folded to lower case.
+@inline(__always)
+private func asciiCaseInsensitiveEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, count: Int) -> Bool {
+    guard let a = a.baseAddress, let b = b.baseAddress else { return count == 0 }
+    for offset in 0..<count where a[offset] != b[offset] {
+        guard asciiLowercased(a[offset]) == asciiLowercased(b[offset]) else { return false }
+    }
+    return true
+}
+
 /// Whether `bytes`, with ASCII letters folded to lower case, equal `lowercase` (which must be lower case).
 ///
 /// The lengths are compared first, so a name of another length costs one comparison.

@@ -17,18 +17,18 @@ public struct HTTPFields: Sendable, Equatable, Sequence {
 
     /// The value of the first field called `name` (ASCII case-insensitive), or `nil` when there is none.
     public subscript(name: String) -> String? {
-        storage.first { asciiCaseInsensitiveEqual($0.name.utf8, name.utf8) }?.value
+        storage.first { asciiCaseInsensitiveEqual($0.name, name) }?.value
     }
 
     /// Every value of the fields called `name` (ASCII case-insensitive), in arrival order; empty when absent.
     public func values(_ name: String) -> [String] {
-        storage.compactMap { asciiCaseInsensitiveEqual($0.name.utf8, name.utf8) ? $0.value : nil }
+        storage.compactMap { asciiCaseInsensitiveEqual($0.name, name) ? $0.value : nil }
     }
 
     /// How many field lines are called `name` (ASCII case-insensitive), without building a list.
     public func count(of name: String) -> Int {
         var count = 0
-        for field in storage where asciiCaseInsensitiveEqual(field.name.utf8, name.utf8) { count += 1 }
+        for field in storage where asciiCaseInsensitiveEqual(field.name, name) { count += 1 }
         return count
     }
 
@@ -39,7 +39,7 @@ public struct HTTPFields: Sendable, Equatable, Sequence {
     /// (RFC 9110 §5.6.1 list syntax, §7.6.1 Connection).
     public func containsToken(_ token: String, in name: String) -> Bool {
         let wanted = trimmingOWS(token.utf8)
-        for field in storage where asciiCaseInsensitiveEqual(field.name.utf8, name.utf8) {
+        for field in storage where asciiCaseInsensitiveEqual(field.name, name) {
             for element in field.value.utf8.split(separator: UInt8(ascii: ",")) {
                 if asciiCaseInsensitiveEqual(trimmingOWS(element), wanted) { return true }
             }

@@ -38,6 +38,27 @@ public struct HTTPResponse: Sendable {
         return bytes
     }
 
+    /// Writes the bytes of ``serialized(keepAlive:headOnly:)`` straight into memory that `make` provides, e.g. a
+    /// socket write buffer, with no array in between.
+    ///
+    /// - Parameters:
+    ///   - keepAlive: Whether the connection stays open after this response.
+    ///   - headOnly: For a `HEAD` request: leave the body out, but `Content-Length` still gives its size in bytes.
+    ///   - make: Called once with the size of the response in bytes and a function that writes exactly that many
+    ///     bytes at the address it is given; `make` provides the memory, calls the function, and returns the result.
+    /// - Returns: What `make` returns.
+    public func serialized<Output>(
+        keepAlive: Bool, headOnly: Bool = false,
+        writingWith make: (_ byteCount: Int, _ write: (UnsafeMutableRawPointer) -> Void) -> Output
+    ) -> Output {
+        let layout = ResponseLayout(self, keepAlive: keepAlive, headOnly: headOnly)
+        return make(layout.byteCount) { start in
+            let bytes = start.bindMemory(to: UInt8.self, capacity: layout.byteCount)
+            layout.writeHead(self, to: bytes)
+            if layout.sendsBody { _ = body.withUnsafeBufferPointer { copy($0, to: bytes + layout.headByteCount) } }
+        }
+    }
+
     /// Appends the bytes of ``serialized(keepAlive:headOnly:)`` to `output`, e.g. to gather several pipelined
     /// responses into one write.
     ///

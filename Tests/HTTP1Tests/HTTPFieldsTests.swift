@@ -54,3 +54,29 @@ import Testing
         #expect(odd["x-ä"] == nil)
     }
 }
+
+@Suite struct HTTPFieldsLookupDifferentialTests {
+    /// ASCII-only case folding, the reference for every lookup (`String.lowercased()` would also fold non-ASCII).
+    static func folded(_ text: String) -> [UInt8] {
+        text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+    }
+
+    @Test func lookupsMatchAnASCIIFoldingReference() {
+        var random = SplitMix64(seed: 0xF1E1D)
+        // Letters in both cases, digits, `-`, and non-ASCII look-alikes (KELVIN SIGN, dotless i) that must not fold.
+        let alphabet: [String] = ["a", "A", "k", "K", "\u{212A}", "i", "I", "\u{131}", "-", "1", "\u{E9}", "\u{C9}"]
+        func name() -> String { (0..<Int(random.next() % 5)).map { _ in alphabet[Int(random.next() % 12)] }.joined() }
+        for round in 0..<2000 {
+            let fields = (0..<Int(random.next() % 6)).map { index in HTTPField(name: name(), value: "v\(index)") }
+            let list = HTTPFields(fields)
+            let wanted = random.next() % 2 == 0 || fields.isEmpty ? name() : fields[Int(random.next() % UInt64(fields.count))].name
+            let variant = wanted.map { random.next() % 2 == 0 ? $0.lowercased() : $0.uppercased() }.joined()
+            for probe in [wanted, variant] {
+                let matching = fields.filter { Self.folded($0.name) == Self.folded(probe) }
+                #expect(list[probe] == matching.first?.value, "round \(round): \(probe)")
+                #expect(list.values(probe) == matching.map(\.value), "round \(round): \(probe)")
+                #expect(list.count(of: probe) == matching.count, "round \(round): \(probe)")
+            }
+        }
+    }
+}

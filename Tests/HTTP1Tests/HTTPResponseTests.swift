@@ -130,3 +130,32 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 \(status) \r\n"))
     }
 }
+
+@Suite struct HTTPResponseDirectWriteTests {
+    /// `serialized(writingWith:)` writes exactly the bytes `serialized()` returns, for random responses.
+    @Test func writingIntoProvidedMemoGivesTheSameBytes() {
+        var random = SplitMix64(seed: 0xD1EC7)
+        let names = ["Content-Type", "ETag", "Content-Length", "content-length", "Connection", "X-\r\nInjected", "Vary"]
+        let values = ["application/json", "\"3\"", "99", "close", "a\rb\nc\0d", "", String(repeating: "v", count: 40)]
+        for round in 0..<500 {
+            let status = [100, 101, 200, 201, 204, 304, 404, 408, 431, 500, 599, 600][Int(random.next() % 12)]
+            let fields = (0..<Int(random.next() % 5)).map { _ in
+                HTTPField(name: names[Int(random.next() % UInt64(names.count))], value: values[Int(random.next() % UInt64(values.count))])
+            }
+            let body = (0..<Int(random.next() % 64)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let response = HTTPResponse(status: status, fields: fields, body: body)
+            let keepAlive = random.next() % 2 == 0
+            let headOnly = random.next() % 3 == 0
+            var calls = 0
+            let written = response.serialized(keepAlive: keepAlive, headOnly: headOnly) { count, write in
+                calls += 1
+                return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    write(UnsafeMutableRawPointer(buffer.baseAddress!))
+                    initialized = count
+                }
+            }
+            #expect(calls == 1)
+            #expect(written == response.serialized(keepAlive: keepAlive, headOnly: headOnly), "round \(round)")
+        }
+    }
+}

@@ -56,77 +56,6 @@ extension HTTPSession {
         return nil
     }
 
-    private func post(_ request: HTTPRequest, to store: any HostedStore) {
-        let wait: PostWait
-        do {
-            wait = try PostWait(QueryParameters(request.query))
-        } catch {
-            send(error: error, keepAlive: request.keepAlive, headOnly: false)
-            return
-        }
-        let action: PreparedAction
-        switch store.prepare(actionJSON: request.body) {
-        case .failure(let error):
-            send(error: error, keepAlive: request.keepAlive, headOnly: false)
-            return
-        case .success(let prepared):
-            action = prepared
-        }
-        let key = request.fields["Idempotency-Key"]
-        let storeName = store.name
-        let answer: @Sendable (IdempotencyCache.Outcome, Bool) -> Void = { [self] outcome, replayed in
-            let replay = replayed ? [HTTPField(name: "Idempotent-Replayed", value: "true")] : []
-            switch outcome {
-            case .reduced(let reply):
-                finish(Responses.json(200, Envelope.storeState(store: storeName, reply), fields: replay), keepAlive: request.keepAlive)
-            case .timedOut(let reply):
-                let timeout: Duration = if case .settled(let limit) = wait { limit } else { .zero }
-                finish(Responses.json(408, Envelope.settleTimeout(store: storeName, reply, timeout: timeout), fields: replay),
-                    keepAlive: request.keepAlive)
-            }
-        }
-        state = .busy
-        if let key {
-            var hasher = Hasher()
-            hasher.combine(request.body)
-            hasher.combine(request.query)
-            switch store.idempotency.begin(key, fingerprint: hasher.finalize(), on: context.loop, waiter: { answer($0, true) }) {
-            case .new: break
-            case .waiting: return
-            case .replay(let outcome): return answer(outcome, true)
-            case .conflict:
-                state = .idle
-                return send(error: APIError(
-                    status: 422, code: "idempotency_key_reused",
-                    message: "This Idempotency-Key was used for a different action; use a new key for a new action."),
-                    keepAlive: request.keepAlive, headOnly: false)
-            }
-        }
-        let loop = context.loop
-        let cache = key.map { _ in store.idempotency }  // only keyed actions make a store's cache
-        let done: @Sendable (IdempotencyCache.Outcome) -> Void = { outcome in
-            loop.execute {
-                if let key, let cache { cache.complete(key, with: outcome) }
-                answer(outcome, false)
-            }
-        }
-        switch wait {
-        case .reduced:
-            action.submit { reply in done(.reduced(reply)) }
-        case .settled(let timeout):
-            action.submitAndSettle(timeout) { outcome in
-                switch outcome {
-                case .settled(let reply): done(.reduced(reply))
-                case .timedOut(let reply): done(.timedOut(reply))
-                }
-            }
-        }
-    }
-
-    private func finish(_ response: HTTPResponse, keepAlive: Bool) {
-        finish(response, keepAlive: keepAlive, headOnly: false)
-    }
-
     /// Hands the connection to an SSE stream (`text/event-stream`); the response never ends by itself.
     private func streamEvents(_ request: HTTPRequest, from store: any HostedStore) {
         let stream: StreamRequest
@@ -143,7 +72,8 @@ extension HTTPSession {
         session.start(resume: stream.resume)
     }
 
-    private func finish(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool) {
+    /// Sends the response to the request the session is busy with, then takes the next one.
+    func finish(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool = false) {
         guard state == .busy else { return }
         send(response, keepAlive: keepAlive, headOnly: headOnly)
         processNext()

@@ -31,13 +31,14 @@ enum Route: Equatable {
     private static func match(method: String, bytes: UnsafeBufferPointer<UInt8>, path: String) throws(APIError) -> Route {
         guard bytes.first == UInt8(ascii: "/") else { throw APIError.notFound(path) }
         // Up to three segments after the leading slash; a fourth means no route.
-        var bounds = SegmentBounds()
+        var segments = SegmentBounds()
         var start = 1
         for index in 1...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
-            guard bounds.count < 3 else { throw APIError.notFound(path) }
-            bounds.append(start..<index)
+            guard segments.count < 3 else { throw APIError.notFound(path) }
+            segments.append(start..<index)
             start = index + 1
         }
+        let bounds = segments  // a constant: the local functions below capture it without access checks
         func equals(_ position: Int, _ literal: StaticString) -> Bool {
             let range = bounds[position]
             guard range.count == literal.utf8CodeUnitCount else { return false }

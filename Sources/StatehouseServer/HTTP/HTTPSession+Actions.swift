@@ -1,0 +1,113 @@
+import HTTP1
+import UVLoop
+
+extension HTTPSession {
+    /// `POST /stores/{name}/actions`: submits the action (or batch) and answers once it is reduced, or settled with
+    /// `?wait=settled`; an `Idempotency-Key` replays the first outcome of its action.
+    func post(_ request: HTTPRequest, to store: any HostedStore) {
+        let wait: PostWait
+        do {
+            wait = try PostWait(QueryParameters(request.query))
+        } catch {
+            send(error: error, keepAlive: request.keepAlive, headOnly: false)
+            return
+        }
+        let action: PreparedAction
+        switch store.prepare(actionJSON: request.body) {
+        case .failure(let error):
+            send(error: error, keepAlive: request.keepAlive, headOnly: false)
+            return
+        case .success(let prepared):
+            action = prepared
+        }
+        let key = request.fields["Idempotency-Key"]
+        let answer = PostAnswer(
+            session: self, keepAlive: request.keepAlive, storeName: store.name, wait: wait, key: key,
+            cache: key.map { _ in store.idempotency })  // only keyed actions make a store's cache
+        state = .busy
+        if let key {
+            var hasher = Hasher()
+            hasher.combine(request.body)
+            hasher.combine(request.query)
+            let waiter: (IdempotencyCache.Outcome) -> Void = { [answer] in answer.answer($0, replayed: true) }
+            switch store.idempotency.begin(key, fingerprint: hasher.finalize(), on: context.loop, waiter: waiter) {
+            case .new: break
+            case .waiting: return
+            case .replay(let outcome): return answer.answer(outcome, replayed: true)
+            case .conflict:
+                state = .idle
+                return send(error: APIError(
+                    status: 422, code: "idempotency_key_reused",
+                    message: "This Idempotency-Key was used for a different action; use a new key for a new action."),
+                    keepAlive: request.keepAlive, headOnly: false)
+            }
+        }
+        // Each closure captures the answer object alone, so it needs no context of its own.
+        switch wait {
+        case .reduced:
+            action.submit { [answer] reply in answer.completed(.reduced(reply)) }
+        case .settled(let timeout):
+            action.submitAndSettle(timeout) { [answer] outcome in
+                switch outcome {
+                case .settled(let reply): answer.completed(.reduced(reply))
+                case .timedOut(let reply): answer.completed(.timedOut(reply))
+                }
+            }
+        }
+    }
+}
+
+/// What one `POST` of an action needs to answer it once the store has: one object per request, which the completion
+/// closures capture alone (a closure capturing several values would need a context allocation of its own).
+///
+/// ## Thread safety
+/// Made and answered on the session's loop thread. ``completed(_:)`` runs on the store's executor, which may be
+/// another thread: it stores the outcome, then hands the object to the loop with `EventLoop.execute`, whose queue
+/// lock orders the store before the loop's read.
+final class PostAnswer: @unchecked Sendable {
+    private let session: HTTPSession
+    private let keepAlive: Bool
+    private let storeName: String
+    private let wait: PostWait
+    /// The `Idempotency-Key` and its store's cache, both set or both nil.
+    private let key: String?
+    private let cache: IdempotencyCache?
+    /// The store's outcome, set by ``completed(_:)`` before the loop reads it in ``deliver()``.
+    private var outcome: IdempotencyCache.Outcome?
+
+    init(session: HTTPSession, keepAlive: Bool, storeName: String, wait: PostWait, key: String?, cache: IdempotencyCache?) {
+        self.session = session
+        self.keepAlive = keepAlive
+        self.storeName = storeName
+        self.wait = wait
+        self.key = key
+        self.cache = cache
+    }
+
+    /// The store has reduced (or settled) the action; called on the store's executor.
+    func completed(_ outcome: IdempotencyCache.Outcome) {
+        self.outcome = outcome
+        session.context.loop.execute { [self] in deliver() }
+    }
+
+    /// On the loop: records the outcome for the key, if any, then answers.
+    private func deliver() {
+        guard let outcome else { return }
+        if let key, let cache { cache.complete(key, with: outcome) }
+        answer(outcome, replayed: false)
+    }
+
+    /// Answers the request with `outcome` (loop thread); `replayed` marks an outcome an `Idempotency-Key` replays.
+    func answer(_ outcome: IdempotencyCache.Outcome, replayed: Bool) {
+        let replay = replayed ? [HTTPField(name: "Idempotent-Replayed", value: "true")] : []
+        switch outcome {
+        case .reduced(let reply):
+            session.finish(Responses.json(200, Envelope.storeState(store: storeName, reply), fields: replay), keepAlive: keepAlive)
+        case .timedOut(let reply):
+            let timeout: Duration = if case .settled(let limit) = wait { limit } else { .zero }
+            session.finish(
+                Responses.json(408, Envelope.settleTimeout(store: storeName, reply, timeout: timeout), fields: replay),
+                keepAlive: keepAlive)
+        }
+    }
+}

@@ -1,17 +1,39 @@
 import Foundation
+import Synchronization
 
 /// The stores a server hosts, by name: those of the configuration and those created with `PUT`.
 ///
 /// ## Thread safety
-/// Sendable: one lock around the table (every event loop looks stores up; `PUT` and `DELETE` change it).
+/// Sendable: one lock around the table (every event loop looks stores up; `PUT` and `DELETE` change it), and an
+/// atomic count of its changes, which lets a ``Memo`` answer a repeated lookup without the lock.
 final class StoreRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var stores: [String: any HostedStore]
+    /// How many times the table has changed (bumped under the lock, after the change).
+    private let generation = Atomic<UInt64>(0)
 
     init(_ stores: [String: any HostedStore]) { self.stores = stores }
 
     /// The store named `name`, or nil.
     subscript(name: String) -> (any HostedStore)? { lock.withLock { stores[name] } }
+
+    /// The answer of one lookup and the table generation it was valid for; kept by one thread (e.g. a connection).
+    struct Memo {
+        fileprivate let name: String
+        fileprivate let store: (any HostedStore)?
+        fileprivate let generation: UInt64
+    }
+
+    /// The store named `name`, or nil, as ``subscript(name:)`` gives it; when `memo` holds a lookup of the same name
+    /// and the table has not changed since, its answer, without taking the lock. `memo` then holds this lookup.
+    func store(named name: String, memo: inout Memo?) -> (any HostedStore)? {
+        // Read before the lookup: a change racing with it leaves the memo stale, so the next call looks up again.
+        let current = generation.load(ordering: .acquiring)
+        if let memo, memo.generation == current, memo.name == name { return memo.store }
+        let store = self[name]
+        memo = Memo(name: name, store: store, generation: current)
+        return store
+    }
 
     /// A copy of the whole table.
     var all: [String: any HostedStore] { lock.withLock { stores } }
@@ -34,13 +56,18 @@ final class StoreRegistry: @unchecked Sendable {
             if let existing = stores[store.name] { return .exists(existing) }
             guard stores.count < limit else { return .full }
             stores[store.name] = store
+            generation.add(1, ordering: .releasing)
             return .added
         }
     }
 
     /// Removes and returns the store named `name` (nil when there is none).
     func remove(_ name: String) -> (any HostedStore)? {
-        lock.withLock { stores.removeValue(forKey: name) }
+        lock.withLock {
+            let removed = stores.removeValue(forKey: name)
+            if removed != nil { generation.add(1, ordering: .releasing) }
+            return removed
+        }
     }
 }
 

@@ -51,7 +51,7 @@ extension HTTPSession {
     }
 
     func store(named name: String, _ request: HTTPRequest) -> (any HostedStore)? {
-        if let store = context.stores[name] { return store }
+        if let store = context.stores.store(named: name, memo: &storeMemo) { return store }
         send(error: .storeNotFound(name), keepAlive: request.keepAlive, headOnly: request.method == "HEAD")
         return nil
     }

@@ -41,6 +41,8 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     @exclusivity(unchecked) var requestsSinceTimer = 0
     /// The allowed `Origin` of the request being answered (its responses carry CORS fields).
     @exclusivity(unchecked) var currentOrigin: String?
+    /// The last store looked up by name (requests on one connection tend to address the same store).
+    @exclusivity(unchecked) var storeMemo: StoreRegistry.Memo?
 
     /// What the connection is waiting for, and so which timeout runs.
     enum TimerPhase { case none, idle, head, body }

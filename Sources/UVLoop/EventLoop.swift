@@ -209,7 +209,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Owners of open handles, keyed by the opaque pointer stored in their handle's `data`. The registry holds the
     /// strong reference that keeps an owner alive while its handle is open.
-    @exclusivity(unchecked) private var openHandles: [UnsafeMutableRawPointer: any LoopHandleOwner] = [:]
+    private var openHandles: [UnsafeMutableRawPointer: any LoopHandleOwner] = [:]
 
     /// Registers `owner` and stores it in `handle.data`; call right after `uv_*_init`.
     func register(_ owner: any LoopHandleOwner, handle: UnsafeMutablePointer<uv_handle_t>) {

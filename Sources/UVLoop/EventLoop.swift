@@ -27,7 +27,8 @@ public final class EventLoop: @unchecked Sendable {
     /// what they keep, so sharing it is safe on the single loop thread.
     let readBuffer = UnsafeMutableRawPointer.allocate(byteCount: EventLoop.readBufferSize, alignment: 16)
     static let readBufferSize = 65536
-    /// Scratch `uv_buf_t` vectors for gathered writes (loop thread only; libuv copies them into a write request).
+    /// Scratch `uv_buf_t` vectors for gathered writes (loop thread only, so no dynamic exclusivity checks; libuv
+    /// copies them into a write request).
     @exclusivity(unchecked) private var writeVectors = UnsafeMutablePointer<uv_buf_t>.allocate(capacity: 16)
     @exclusivity(unchecked) private var writeVectorCapacity = 16
     private var state: State = .created
@@ -186,7 +187,7 @@ public final class EventLoop: @unchecked Sendable {
     static let turnBudgetNs: UInt64 = 2_000_000
 
     /// The batch of jobs being run, and of connections being flushed (loop thread only: no dynamic exclusivity
-    /// checks, here and on the other loop-thread-only variables below).
+    /// checks, here and on `isRunningJobs` and `toFlush`, all touched for every batch).
     @exclusivity(unchecked) private var runningJobs: [Job] = []
     @exclusivity(unchecked) private var flushing: [TCPConnection] = []
 

@@ -62,8 +62,8 @@ extension HTTPSession {
 ///
 /// ## Thread safety
 /// Made and answered on the session's loop thread. ``completed(_:)`` runs on the store's executor, which may be
-/// another thread: it stores the outcome, then hands the object to the loop with `EventLoop.execute`, whose queue
-/// lock orders the store before the loop's read.
+/// another thread: then it stores the outcome and hands the object to the loop with `EventLoop.execute`, whose queue
+/// lock orders the store before the loop's read; on the session's loop it answers directly.
 final class PostAnswer: @unchecked Sendable {
     private let session: HTTPSession
     private let keepAlive: Bool
@@ -84,10 +84,13 @@ final class PostAnswer: @unchecked Sendable {
         self.cache = cache
     }
 
-    /// The store has reduced (or settled) the action; called on the store's executor.
+    /// The store has reduced (or settled) the action; called on the store's executor. A store on the session's own
+    /// loop answers at once (nothing in an answer calls back into a store synchronously); one elsewhere hands over.
     func completed(_ outcome: IdempotencyCache.Outcome) {
         self.outcome = outcome
-        session.context.loop.execute { [self] in deliver() }
+        let loop = session.context.loop
+        if loop.isInLoop { return deliver() }
+        loop.execute { [self] in deliver() }
     }
 
     /// On the loop: records the outcome for the key, if any, then answers.

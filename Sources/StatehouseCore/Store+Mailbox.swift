@@ -21,6 +21,14 @@ extension Store {
         push(Envelope(payload: .action(action), completion: done))
     }
 
+    /// ``enqueue(_:completion:)`` for callers that take the drop themselves: `completion` gets `nil` when the
+    /// action is dropped (its run cancelled, or the store stopped), so no wrapper closure is made per action.
+    public nonisolated func enqueue(
+        _ action: R.Action, handledOrDropped completion: @escaping @Sendable (Snapshot<R.State>?) -> Void
+    ) {
+        push(Envelope(payload: .action(action), completion: completion))
+    }
+
     /// Enqueues `action` and suspends until it has been reduced.
     ///
     /// - Parameter action: The action to reduce.

@@ -43,8 +43,22 @@ struct StateReply: Sendable {
 /// this action was reduced, after every observer saw the new state. `submitAndSettle` calls `reply` once the action
 /// and every effect it started, transitively, have finished, or when `timeout` passes (the effects keep running).
 struct PreparedAction: Sendable {
-    let submit: @Sendable (_ reply: @escaping @Sendable (StateReply) -> Void) -> Void
-    let submitAndSettle: @Sendable (_ timeout: Duration, _ reply: @escaping @Sendable (SettleOutcome) -> Void) -> Void
+    /// Who waits, and for what.
+    enum Waiter: Sendable {
+        /// Gets the state right after the reduce.
+        case reduced(@Sendable (StateReply) -> Void)
+        /// Gets the state once the action's effects finished, or at the timeout.
+        case settled(timeout: Duration, @Sendable (SettleOutcome) -> Void)
+    }
+
+    /// Enqueues the action(s) and answers `waiter` (one closure for both kinds: one allocation per request).
+    let run: @Sendable (_ waiter: Waiter) -> Void
+
+    func submit(_ reply: @escaping @Sendable (StateReply) -> Void) { run(.reduced(reply)) }
+
+    func submitAndSettle(_ timeout: Duration, _ reply: @escaping @Sendable (SettleOutcome) -> Void) {
+        run(.settled(timeout: timeout, reply))
+    }
 }
 
 /// How a wait for settlement ended, with the state at that moment.

@@ -81,36 +81,36 @@ final class TypedStore<R: ServableReducer>: @unchecked Sendable {
                         return .failure(problem)
                     }
                 }
-                return .success(bind(actions))
+                return .success(bind(leading: actions.dropLast(), last: actions[actions.count - 1]))
             }
-            return .success(bind([try FluxStandardAction<R.Action>.decode(value, payloadless: payloadless)]))
+            return .success(bind(last: try FluxStandardAction<R.Action>.decode(value, payloadless: payloadless)))
         } catch {
             return .failure(ActionErrorMessage.apiError(for: error, actionTypes: R.actionTypes, body: actionJSON))
         }
     }
 
     func decodeClientMessage(_ message: JSONObject) -> ClientMessage {
-        ClientMessageDecoding.decode(message, actionTypes: R.actionTypes, payloadless: payloadless) { bind([$0]) }
+        ClientMessageDecoding.decode(message, actionTypes: R.actionTypes, payloadless: payloadless) { bind(last: $0) }
     }
 
     /// Binds actions (one, or a batch from a JSON array, enqueued in order) to this store; replies concern the last.
-    private func bind(_ actions: [R.Action]) -> PreparedAction {
-        let leading = actions.dropLast()
-        let last = actions[actions.count - 1]
-        return PreparedAction(
-            submit: { [self] reply in
-                for action in leading { store.enqueue(action) }
-                store.enqueue(last) { snapshot in reply(self.encode(snapshot)) }
-            },
-            submitAndSettle: { [self] timeout, reply in
-                for action in leading { store.enqueue(action) }
+    private func bind(leading: ArraySlice<R.Action> = [], last: R.Action) -> PreparedAction {
+        PreparedAction { [self] waiter in
+            for action in leading { store.enqueue(action) }
+            switch waiter {
+            case .reduced(let reply):
+                store.enqueue(last, handledOrDropped: { snapshot in
+                    if let snapshot { reply(self.encode(snapshot)) }
+                })
+            case .settled(let timeout, let reply):
                 store.enqueueAndSettle(last, timeout: timeout) { result in
                     switch result {
                     case .success(let snapshot): reply(.settled(self.encode(snapshot)))
                     case .failure(let timeout): reply(.timedOut(self.encode(timeout.snapshot)))
                     }
                 }
-            })
+            }
+        }
     }
 
     /// The snapshot's state as JSON, from the cache when this version was already encoded.

@@ -68,10 +68,12 @@ let package = Package(
             dependencies: ["StatehouseTesting", "StatehouseCore"],
             swiftSettings: strict
         ),
-        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: strict),
-        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], swiftSettings: strict),
-        .testTarget(name: "JSONPatchTests", dependencies: ["JSONPatch"], swiftSettings: strict),
-        .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding", "JSONPatch"], swiftSettings: strict),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "StatehouseTestClients"], swiftSettings: strict),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "StatehouseTestClients"], swiftSettings: strict),
+        .testTarget(name: "JSONPatchTests", dependencies: ["JSONPatch", "StatehouseTestClients"], swiftSettings: strict),
+        .testTarget(
+            name: "JSONCodingTests", dependencies: ["JSONCoding", "JSONPatch", "StatehouseTestClients"],
+            swiftSettings: strict),
         .testTarget(
             name: "DemoReducersTests", dependencies: ["DemoReducers", "StatehouseTesting", "StatehouseCore"],
             swiftSettings: strict),

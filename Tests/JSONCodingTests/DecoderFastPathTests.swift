@@ -2,6 +2,7 @@ import Foundation
 import JSONCoding
 import JSONPatch
 import Testing
+import StatehouseTestClients
 
 /// The decoder's fast paths (short plain integers, scalar arrays converted element by element, the root frame)
 /// against Foundation's `JSONDecoder`, with many random inputs: same values, or the same error kind and path.

@@ -1,6 +1,7 @@
 import Foundation
 import JSONCoding
 import Testing
+import StatehouseTestClients
 
 /// Random keyed containers compared with Foundation: keys with escapes, shared prefixes and repeats, more members
 /// than the encoder's inline storage and its small-container sort, nested containers and nested values.

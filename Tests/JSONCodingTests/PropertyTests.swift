@@ -2,6 +2,7 @@ import Foundation
 import JSONCoding
 import JSONPatch
 import Testing
+import StatehouseTestClients
 
 /// Seeded random values compared with Foundation's coders.
 @Suite struct PropertyTests {

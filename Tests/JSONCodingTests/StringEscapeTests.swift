@@ -1,6 +1,7 @@
 import Foundation
 import JSONCoding
 import Testing
+import StatehouseTestClients
 
 /// Strings of every length up to 40 bytes with characters that need escapes, multi-byte UTF-8 and DEL at every
 /// position (the writer copies eight bytes at a time until one needs an escape), as values and as keys.

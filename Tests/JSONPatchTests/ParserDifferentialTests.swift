@@ -1,4 +1,5 @@
 @testable import JSONPatch
+import StatehouseTestClients
 import Testing
 
 /// The parser against `ReferenceJSONParser` (the parser before its fast paths) on many random texts: the same value

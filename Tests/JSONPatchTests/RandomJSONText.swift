@@ -1,3 +1,5 @@
+import StatehouseTestClients
+
 /// Random JSON texts as bytes, mostly valid, for differential parser tests: random whitespace, escapes (including
 /// surrogate pairs and lone surrogates), non-ASCII and invalid UTF-8, short and long strings, numbers on and off the
 /// grammar, repeated keys, wide containers and deep nesting (past the parser's in-place stack sizes).

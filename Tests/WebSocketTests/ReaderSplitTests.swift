@@ -1,5 +1,6 @@
 import Testing
 import WebSocket
+import StatehouseTestClients
 
 /// The reader gives the same result however the stream is cut, and handles empty and interleaved frames.
 @Suite struct ReaderSplitTests {
@@ -40,7 +41,7 @@ import WebSocket
     }
 
     @Test func manyPseudoRandomCuts() {
-        var generator = SplitMix64(seed: 6455)
+        var generator = SeededGenerator(seed: 6455)
         for _ in 0..<300 {
             let count = Int.random(in: 2...12, using: &generator)
             let cuts = (0..<count).map { _ in Int.random(in: 0...Self.stream.count, using: &generator) }.sorted()
@@ -69,18 +70,5 @@ import WebSocket
         // Header of an empty masked binary frame: 2 bytes + 4-byte key and nothing else.
         let readResult = reader.read([0x82, 0x80, 1, 2, 3, 4])
         #expect(readResult.messages == [.binary([])])
-    }
-}
-
-/// A small deterministic generator so the cut patterns are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

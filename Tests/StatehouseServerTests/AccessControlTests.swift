@@ -102,5 +102,20 @@ extension ServerTests {
                 #expect(evilSocket.status == 403)
             }
         }
+
+        /// RFC 9110 §9.3.2: the 403 for a refused `Origin` on `HEAD` has no body, so the connection stays in step
+        /// (a body there was read as the start of the next response).
+        @Test func headFromARefusedOriginIs403WithoutBody() async throws {
+            try await TestServer.with(configure: Self.secured) { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                let evil = try client.request("HEAD", "/stores/counter", fields: Self.bearer(Self.reader) + [("Origin", "https://evil.example")])
+                #expect(evil.status == 403)
+                #expect(evil.body.isEmpty)
+                let next = try client.request("GET", "/stores/counter", fields: Self.bearer(Self.reader))
+                #expect(next.status == 200)
+                #expect(next.bodyText.contains(#""store":"counter""#))
+            }
+        }
     }
 }

@@ -46,5 +46,17 @@ extension ServerTests {
                 #expect(try check.request("GET", "/stores/counter").bodyText.contains(#""version":0"#), "\(rule): nothing reduced")
             }
         }
+
+        /// RFC 9110 §9.3.2: the 400 for a `HEAD` without exactly one `Host` has no body.
+        @Test func headWithTwoHostFieldsIs400WithoutBody() async throws {
+            try await TestServer.with { server in
+                let socket = try TestSocket(port: server.port)
+                defer { socket.close() }
+                try socket.send("HEAD /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+                let reply = String(decoding: try socket.receiveUntilClosed(deadline: .now + .seconds(5)), as: UTF8.self)
+                #expect(reply.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+                #expect(reply.hasSuffix("\r\n\r\n"))
+            }
+        }
     }
 }

@@ -79,7 +79,7 @@ extension HTTPSession {
             send(error: APIError(
                 status: 403, code: "origin_not_allowed",
                 message: "Origin \(JSONText.quoted(origin)) is not allowed; add it to cors.allowedOrigins."),
-                keepAlive: request.keepAlive, headOnly: false)
+                keepAlive: request.keepAlive, headOnly: request.method == "HEAD")
             return false
         }
         currentOrigin = origin

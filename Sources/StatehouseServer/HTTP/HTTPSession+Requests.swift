@@ -60,11 +60,11 @@ extension HTTPSession {
         case .request(let request):
             requestsSinceTimer += 1
             current = (request.method, request.path, "")  // no formatting unless the debug line is written
-            guard Self.hasValidHost(request) else { return refuseHost() }
+            guard Self.hasValidHost(request) else { return refuseHost(headOnly: request.method == "HEAD") }
             dispatch(request)
         case .upgrade(let request, let leftover):
             current = (request.method, request.path, " (upgrade)")
-            guard Self.hasValidHost(request) else { return refuseHost() }
+            guard Self.hasValidHost(request) else { return refuseHost(headOnly: request.method == "HEAD") }
             upgrade(request, leftover: leftover)
         case .continueExpected:
             break
@@ -82,12 +82,12 @@ extension HTTPSession {
         return count == 1 || (count == 0 && request.versionMinor == 0)
     }
 
-    /// 400 and close for a request without exactly one `Host` (RFC 9112 §3.2).
-    private func refuseHost() {
+    /// 400 and close for a request without exactly one `Host` (RFC 9112 §3.2); no body for a `HEAD` request.
+    private func refuseHost(headOnly: Bool) {
         currentOrigin = nil
         send(error: APIError(
             status: 400, code: "invalid_host",
             message: "An HTTP/1.1 request needs exactly one Host header field (RFC 9112 §3.2); add Host: <host>:<port>."),
-            keepAlive: false, headOnly: false)
+            keepAlive: false, headOnly: headOnly)
     }
 }

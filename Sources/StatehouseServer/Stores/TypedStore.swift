@@ -1,4 +1,3 @@
-import Foundation
 import JSONCoding
 import JSONPatch
 import StatehouseCore
@@ -11,7 +10,7 @@ import StatehouseCore
 ///
 /// ## Thread safety
 /// Sendable: immutable references plus a locked encoding cache.
-final class TypedStore<R: ServableReducer>: @unchecked Sendable {
+final class TypedStore<R: ServableReducer>: Sendable {
     let name: String
     let fanout: StoreFanout
     let store: Store<R>

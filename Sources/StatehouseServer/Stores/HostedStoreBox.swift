@@ -1,4 +1,3 @@
-import Foundation
 import JSONPatch
 
 /// Hosts one store behind the type-erased ``HostedStore`` API: its name, stream and idempotency cache here, and its
@@ -9,8 +8,8 @@ import JSONPatch
 /// is concrete (the catalog registration), so the optimizer compiles them, and the store code they call, for it.
 ///
 /// ## Thread safety
-/// Sendable: immutable references plus a lock around the lazily made idempotency cache.
-final class HostedStoreBox: HostedStore, @unchecked Sendable {
+/// Sendable: immutable references plus the lazily made idempotency cache behind a lock.
+final class HostedStoreBox: HostedStore, Sendable {
     /// What a ``TypedStore`` does, as closures.
     struct Operations: Sendable {
         let start: @Sendable () async -> Void
@@ -24,9 +23,8 @@ final class HostedStoreBox: HostedStore, @unchecked Sendable {
     let reducerName: String
     let fanout: StoreFanout
     private let operations: Operations
-    /// Guards `idempotencyCache`.
-    private let cacheLock = NSLock()
-    private var idempotencyCache: IdempotencyCache?
+    /// Made on the first keyed action (see ``idempotency``).
+    private let idempotencyCache = LockedValue<IdempotencyCache?>(nil)
 
     init(name: String, reducerName: String, fanout: StoreFanout, operations: Operations) {
         self.name = name
@@ -38,10 +36,10 @@ final class HostedStoreBox: HostedStore, @unchecked Sendable {
     /// Made on the first keyed action (any loop may ask first), so a store that never sees an idempotency key
     /// never has one.
     var idempotency: IdempotencyCache {
-        cacheLock.withLock {
-            if let cache = idempotencyCache { return cache }
+        idempotencyCache.withLock { slot in
+            if let cache = slot { return cache }
             let cache = IdempotencyCache()
-            idempotencyCache = cache
+            slot = cache
             return cache
         }
     }

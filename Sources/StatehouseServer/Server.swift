@@ -46,6 +46,9 @@ public final class Server: @unchecked Sendable {
         }
     }
 
+    /// The table of hosted stores, shared by every loop (tests look stores up in it).
+    var registry: StoreRegistry { contexts[0].stores }
+
     /// Starts the stores and the loop, then binds and listens.
     /// - Returns: the port bound (useful with port 0).
     /// - Throws: `UVError` when the address cannot be bound (e.g. `EADDRINUSE`).

@@ -18,9 +18,13 @@ final class StoreRegistry: @unchecked Sendable {
     subscript(name: String) -> (any HostedStore)? { lock.withLock { stores[name] } }
 
     /// The answer of one lookup and the table generation it was valid for; kept by one thread (e.g. a connection).
+    ///
+    /// The store is held weakly: a memo never keeps a removed store alive (a keep-alive connection that looked up
+    /// a store it then deleted would otherwise hold all of its memory until the connection closes). While the
+    /// generation matches, the table still holds the store, so the weak reference still loads it.
     struct Memo {
         fileprivate let name: String
-        fileprivate let store: (any HostedStore)?
+        fileprivate weak var store: (any HostedStore)?
         fileprivate let generation: UInt64
     }
 

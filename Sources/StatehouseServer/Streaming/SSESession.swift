@@ -60,7 +60,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     }
 
     private func send(_ message: StreamMessage) {
-        connection.write(message.serverSentEvent)
+        message.serverSentEvent.write(to: connection)
         cursor.sent(message, pendingBytes: connection.unsentBytes, highWater: context.streams.writeHighWaterBytes)
     }
 

@@ -55,7 +55,7 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     }
 
     func send(_ message: StreamMessage) {
-        connection.write(id.map { Self.tagged(message.json, sub: $0) } ?? message.webSocketFrame)
+        (id.map { Self.tagged(message.body, sub: $0) } ?? message.webSocketFrame).write(to: connection)
         let wasBehind = cursor.behindSince != nil
         cursor.sent(message, pendingBytes: connection.unsentBytes, highWater: highWater)
         if !wasBehind, cursor.behindSince != nil { session.hasBehindSubscription = true }
@@ -82,8 +82,9 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
 
     func end() { store.fanout.unsubscribe(self) }
 
-    /// `{"sub":"<id>",…}`: the shared message with the subscription id spliced in, as a text frame.
-    static func tagged(_ json: [UInt8], sub: String) -> OutboundBuffer {
-        WebSocketFrames.text(Array("{\"sub\":\(JSONText.quoted(sub)),".utf8) + json.dropFirst())
+    /// `{"sub":"<id>",…}`: the shared message with the subscription id spliced in, as a text frame (the message's
+    /// bytes shared, not copied, when it is large).
+    static func tagged(_ body: OutboundBuffer, sub: String) -> OutboundFrame {
+        WebSocketFrames.text(body, prefix: Array("{\"sub\":\(JSONText.quoted(sub)),".utf8), from: 1)
     }
 }

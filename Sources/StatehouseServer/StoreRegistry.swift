@@ -77,21 +77,37 @@ final class StoreRegistry: @unchecked Sendable {
 
 /// Open connections across all event loops, for `limits.maxConnections`.
 ///
+/// Once ``trimDrop`` connections have closed since the most there were, it asks for their memory to be given back
+/// to the OS (``MemoryReclaim/trimSoon()``): steady churn never does, a crowd leaving does.
+///
 /// ## Thread safety
-/// Sendable: a lock around one counter.
+/// Sendable: a lock around two counters.
 final class ConnectionGauge: @unchecked Sendable {
     private let lock = NSLock()
     private var open = 0
+    /// The most connections open since the last trim request.
+    private var peak = 0
+    /// Net closes from the peak that ask for a trim: 1,024.
+    static let trimDrop = 1_024
 
     /// Counts a new connection if fewer than `limit` are open; false when the limit is reached.
     func admit(limit: Int) -> Bool {
         lock.withLock {
             guard open < limit else { return false }
             open += 1
+            if open > peak { peak = open }
             return true
         }
     }
 
     /// A counted connection has closed.
-    func release() { lock.withLock { open -= 1 } }
+    func release() {
+        let trim = lock.withLock { () -> Bool in
+            open -= 1
+            guard peak - open >= Self.trimDrop else { return false }
+            peak = open
+            return true
+        }
+        if trim { MemoryReclaim.trimSoon() }
+    }
 }

@@ -116,9 +116,11 @@ final class StoreFanout: @unchecked Sendable {
         lock.withLock {
             let newest = history.newestVersion
             guard history.covers(version, epoch: epoch) else { return nil }
-            if version == newest { return (JSONPatch.serialize([]), newest) }
+            if let kept = messages.patch(from: version) { return (kept, newest) }
             guard let from = history.value(at: version) else { return nil }
-            return (JSONPatch.serialize(JSONPatch.diff(from: from, to: history.newest())), newest)
+            let ops = JSONPatch.serialize(JSONPatch.diff(from: from, to: history.newest()))
+            messages.keep(ops, from: version)
+            return (ops, newest)
         }
     }
 

@@ -49,12 +49,14 @@ big_run() {
     "$(field post_ms_p50 "$line") $(field probe_ms_p50 "$line") $(field probe_ms_max "$line")"
 }
 
-# big_row LABEL SIZE OTHER: BIG_RUNS runs, one table row of medians.
+# big_row LABEL SIZE OTHER: BIG_RUNS runs, one table row of the medians of those that completed.
 big_row() {
-  local label=$1 size=$2 other=$3 r results=() i col
+  local label=$1 size=$2 other=$3 r results=() i line failed=0
   for ((r = 0; r < BIG_RUNS; r++)); do
-    results+=("$(big_run "$size")") || return 1
+    if line=$(big_run "$size"); then results+=("$line"); else failed=$((failed + 1)); fi
   done
+  ((${#results[@]})) || return 1
+  ((failed)) && other="$other; $failed of $BIG_RUNS runs failed"
   local medians=()
   for i in 1 2 3 4 5 6 7 8 9; do
     medians+=("$(printf '%s\n' "${results[@]}" | awk -v i="$i" '{print $i}' | median)")
@@ -62,8 +64,8 @@ big_row() {
   awk -v l="$label" -v s="$size" -v o="$other" -v b="${medians[0]}" -v ld="${medians[1]}" -v pk="${medians[2]}" \
     -v d="${medians[3]}" -v c50="${medians[4]}" -v cmax="${medians[5]}" -v p50="${medians[6]}" \
     -v q50="${medians[7]}" -v qmax="${medians[8]}" \
-    'BEGIN {printf "| %s | %.1f MB | %.1f MiB | %.1f MiB | %.1f MiB | %.0fx | %s | %s | %s | %s / %s | %.1f MiB | %+.0f%% | %s |\n",
-      l, s/1e6, b/1024, ld/1024, pk/1024, pk*1024/s, c50, cmax, p50, q50, qmax, d/1024, (d-b)*100/b, o}'
+    'BEGIN {printf "| %s | %.1f MB | %.1f MiB | %.1f MiB | %.1f MiB | %.0fx | %.0fx | %s | %s | %s | %s / %s | %.1f MiB | %+.0f%% | %s |\n",
+      l, s/1e6, b/1024, ld/1024, pk/1024, pk*1024/s, (pk-b)*1024/s, c50, cmax, p50, q50, qmax, d/1024, (d-b)*100/b, o}'
 }
 
 big_scenario() {
@@ -75,12 +77,12 @@ JSON
   echo
   echo "### big-state (Statehouse only): one TodoList store of S bytes of JSON, $BIG_SUBS WebSocket subscribers, $BIG_CHANGES changes, then DELETE"
   echo
-  echo "| build | state S | RSS at start | after PUT + subscribers | peak RSS during changes | peak / S | change ms p50 | change ms max | POST ms p50 | probe ms p50 / max | RSS 5 s after DELETE | vs start | other load |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| build | state S | RSS at start | after PUT + subscribers | peak RSS during changes | peak / S | (peak − start) / S | change ms p50 | change ms max | POST ms p50 | probe ms p50 / max | RSS 5 s after DELETE | vs start | other load |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for size in $BIG_SIZES; do
     for i in "${!labels[@]}"; do
       other=$(wait_for_quiet)
-      STATEHOUSE_BIN=${bins[$i]} big_row "${labels[$i]}" "$size" "$other" || echo "| ${labels[$i]} | $size | failed (see the log above) |||||||||||"
+      STATEHOUSE_BIN=${bins[$i]} big_row "${labels[$i]}" "$size" "$other" || echo "| ${labels[$i]} | $size | failed (see the log above) ||||||||||||"
     done
   done
   echo

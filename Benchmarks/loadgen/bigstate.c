@@ -274,7 +274,7 @@ static void on_event(struct epoll_event *ev) {
     if (ev->events & EPOLLOUT) flush_out(c);
     if (!(ev->events & (EPOLLIN | EPOLLHUP | EPOLLERR))) return;
     if (c != &http && c != &probe) return on_sub_readable(c);
-    if (!fill_http(c)) fail("the server closed an HTTP connection");
+    if (!fill_http(c)) fail(c == &http ? "the server closed the HTTP connection" : "the server closed the probe connection");
     int64_t version;
     int status;
     while ((status = take_response(c, &version)) != 0) {

@@ -12,13 +12,13 @@ import Synchronization
 /// loop. Measured in BENCHMARKS.md (big-state): without it the RSS after deleting a 5 MB store stayed about 20 MB over
 /// the start; with it, within a few MB.
 ///
-/// ``configure()`` (at start) also fixes glibc's mmap threshold at ``mmapThreshold``: a block that large (a big
-/// state's JSON, its messages, a big parse's arrays) is its own mapping, unmapped when freed. By default the
-/// threshold rises to the largest block freed so far (up to 32 MiB), after which such blocks come from the heap and
-/// stay resident when freed; measured in BENCHMARKS.md (big-state, 5 MB): 16 MB less RSS after the store was made,
-/// 9 MB less at the peak.
+/// glibc's mmap threshold is left as it is (it rises with the largest block freed, so big blocks come from the heap
+/// and are reused there). Fixing it at 256 KiB (`mallopt(M_MMAP_THRESHOLD)`, so every big block is its own mapping,
+/// unmapped when freed) was measured (BENCHMARKS.md, big-state, 5 MB): 9 MB less peak RSS, but 2.5 times the page
+/// faults (each big state's encoding and messages in fresh pages on every change) and a POST p50 of 132 ms instead
+/// of 85 ms in this VM, where page faults are dear; the trim alone gives the memory back.
 ///
-/// Not glibc (`malloc_trim`/`mallopt` missing, e.g. musl): nothing happens.
+/// Not glibc (`malloc_trim` missing, e.g. musl): nothing happens.
 ///
 /// ## Thread safety
 /// Any thread: one atomic flag.
@@ -29,21 +29,6 @@ enum MemoryReclaim {
     /// glibc's `int malloc_trim(size_t pad)`, found at run time: Swift's Glibc module does not import `<malloc.h>`.
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
         unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
-    }
-
-    /// glibc's `int mallopt(int param, int value)`.
-    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = dlsym(nil, "mallopt").map {
-        unsafeBitCast($0, to: (@convention(c) (Int32, Int32) -> Int32).self)
-    }
-
-    /// Blocks of at least this many bytes (256 KiB) are mapped on their own: `M_MMAP_THRESHOLD`.
-    static let mmapThreshold: Int32 = 256 * 1024
-
-    /// Sets the mmap threshold (`mallopt(M_MMAP_THRESHOLD, …)`, which also stops glibc from moving it). Call once at
-    /// start; later calls change nothing.
-    static func configure() {
-        let mmapThresholdParameter: Int32 = -3  // M_MMAP_THRESHOLD in <malloc.h>
-        _ = mallopt?(mmapThresholdParameter, mmapThreshold)
     }
 
     /// Schedules one `malloc_trim(0)` about 1 s from now, unless one is scheduled already.

@@ -55,7 +55,6 @@ public final class Server: @unchecked Sendable {
     @discardableResult
     public func start() throws -> Int {
         lifecycle.withLock { precondition(phase == .created, "Server.start() called twice"); phase = .running }
-        MemoryReclaim.configure()
         prepareProcessSignals()
         for loop in loops { loop.start() }
         startStores()  // after the loops: each store runs on one of them

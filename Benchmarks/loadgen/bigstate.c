@@ -56,37 +56,18 @@ static unsigned char rbuf[1 << 18];
 static struct conn *subs, http, probe;
 static int snapshots, closed_subs;
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void fail(const char *what) {
     printf("RESULT error=%s\n", what);
     fprintf(stderr, "bigstate: %s (%s)\n", what, errno ? strerror(errno) : "");
     exit(2);
 }
 
-static void on_alarm(int sig) {
-    (void)sig;
-    static const char m[] = "RESULT error=max_seconds_exceeded\n";
-    if (write(1, m, sizeof m - 1) < 0) _exit(4);
-    _exit(3);
-}
-
-static void grow(unsigned char **buf, size_t *cap, size_t need) {
-    if (need <= *cap) return;
-    size_t c = *cap ? *cap : 512;
-    while (c < need) c *= 2;
-    if (!(*buf = realloc(*buf, c))) fail("realloc");
-    *cap = c;
-}
-
 static void watch(struct conn *c, int op) {
     struct epoll_event ev = {.events = EPOLLIN | (c->out_len || c->connecting ? EPOLLOUT : 0), .data.ptr = c};
     if (epoll_ctl(epfd, op, c->fd, &ev) < 0) fail("epoll_ctl");
 }
+
+#include "loadgen_conn.h"
 
 static void open_conn(struct conn *c) {
     memset(c, 0, sizeof *c);
@@ -102,21 +83,6 @@ static void open_conn(struct conn *c) {
     watch(c, EPOLL_CTL_ADD);
 }
 
-static void flush_out(struct conn *c) {
-    size_t done = 0;
-    while (done < c->out_len) {
-        ssize_t n = send(c->fd, c->out + done, c->out_len - done, MSG_NOSIGNAL);
-        if (n < 0) {
-            if (errno == EAGAIN) break;
-            fail("send");
-        }
-        done += (size_t)n;
-    }
-    memmove(c->out, c->out + done, c->out_len - done);
-    c->out_len -= done;
-    watch(c, EPOLL_CTL_MOD);
-}
-
 static void queue_out(struct conn *c, const char *p, size_t n) {
     grow(&c->out, &c->out_cap, c->out_len + n);
     memcpy(c->out + c->out_len, p, n);
@@ -128,28 +94,6 @@ static void append_in(struct conn *c, const unsigned char *p, size_t n) {
     grow(&c->in, &c->in_cap, c->in_len + n);
     memcpy(c->in + c->in_len, p, n);
     c->in_len += n;
-}
-
-static void consume(struct conn *c, size_t n) {
-    memmove(c->in, c->in + n, c->in_len - n);
-    c->in_len -= n;
-}
-
-/* One HTTP/1.1 response with Content-Length from c->in: its status (0 if incomplete); *version gets the body's
- * "version" when it has one. */
-static int take_response(struct conn *c, int64_t *version) {
-    unsigned char *end = memmem(c->in, c->in_len, "\r\n\r\n", 4);
-    if (!end) return 0;
-    size_t head = (size_t)(end - c->in) + 4, body = 0;
-    unsigned char *cl = memmem(c->in, head, "\r\nContent-Length:", 17);
-    if (!cl) cl = memmem(c->in, head, "\r\ncontent-length:", 17);
-    if (cl) body = strtoul((const char *)cl + 17, NULL, 10);
-    if (c->in_len < head + body) return 0;
-    int status = c->in_len > 12 ? atoi((const char *)c->in + 9) : -1;
-    unsigned char *v = memmem(c->in + head, body < HEAD_KEEP ? body : HEAD_KEEP, "\"version\":", 10);
-    if (version) *version = v ? strtoll((const char *)v + 10, NULL, 10) : -1;
-    consume(c, head + body);
-    return status;
 }
 
 /* A subscriber's complete frame head (header + up to HEAD_KEEP payload bytes) is in c->in: handle it. */

@@ -55,31 +55,10 @@ static struct {
 static int epfd;
 static unsigned char rbuf[1 << 16];
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void fail(const char *what) {
     printf("RESULT error=%s\n", what);
     fprintf(stderr, "storeload: %s (%s)\n", what, errno ? strerror(errno) : "");
     exit(2);
-}
-
-static void on_alarm(int sig) {
-    (void)sig;
-    static const char m[] = "RESULT error=max_seconds_exceeded\n";
-    if (write(1, m, sizeof m - 1) < 0) _exit(4);
-    _exit(3);
-}
-
-static void grow(unsigned char **buf, size_t *cap, size_t need) {
-    if (need <= *cap) return;
-    size_t c = *cap ? *cap : 512;
-    while (c < need) c *= 2;
-    if (!(*buf = realloc(*buf, c))) fail("realloc");
-    *cap = c;
 }
 
 static void watch(struct conn *c, int op) {
@@ -87,6 +66,8 @@ static void watch(struct conn *c, int op) {
     struct epoll_event ev = {.events = EPOLLIN | (want_out ? EPOLLOUT : 0), .data.ptr = c};
     if (epoll_ctl(epfd, op, c->fd, &ev) < 0) fail("epoll_ctl");
 }
+
+#include "loadgen_conn.h"
 
 /* Starts a non-blocking connect to 127.0.0.1:port, from 127.0.0.<source> when source > 0. */
 static void open_conn(struct conn *c, int source) {
@@ -112,21 +93,6 @@ static void queue_out(struct conn *c, const char *p, size_t n) {
     c->out_len += n;
 }
 
-static void flush_out(struct conn *c) {
-    size_t done = 0;
-    while (done < c->out_len) {
-        ssize_t n = send(c->fd, c->out + done, c->out_len - done, MSG_NOSIGNAL);
-        if (n < 0) {
-            if (errno == EAGAIN) break;
-            fail("send");
-        }
-        done += (size_t)n;
-    }
-    memmove(c->out, c->out + done, c->out_len - done);
-    c->out_len -= done;
-    watch(c, EPOLL_CTL_MOD);
-}
-
 /* Reads what is available into c->in; returns 0 when the peer closed. */
 static int fill_in(struct conn *c) {
     for (;;) {
@@ -140,26 +106,6 @@ static int fill_in(struct conn *c) {
         memcpy(c->in + c->in_len, rbuf, (size_t)n);
         c->in_len += (size_t)n;
     }
-}
-
-static void consume(struct conn *c, size_t n) {
-    memmove(c->in, c->in + n, c->in_len - n);
-    c->in_len -= n;
-}
-
-/* Parses one HTTP/1.1 response (head with Content-Length, then body) from c->in. Returns its status code, 0 if
- * incomplete. */
-static int take_response(struct conn *c) {
-    unsigned char *end = memmem(c->in, c->in_len, "\r\n\r\n", 4);
-    if (!end) return 0;
-    size_t head = (size_t)(end - c->in) + 4, body = 0;
-    unsigned char *cl = memmem(c->in, head, "\r\nContent-Length:", 17);
-    if (!cl) cl = memmem(c->in, head, "\r\ncontent-length:", 17);
-    if (cl) body = strtoul((const char *)cl + 17, NULL, 10);
-    if (c->in_len < head + body) return 0;
-    int status = c->in_len > 12 ? atoi((const char *)c->in + 9) : -1;
-    consume(c, head + body);
-    return status;
 }
 
 static double ms(uint64_t ns) { return (double)ns / 1e6; }

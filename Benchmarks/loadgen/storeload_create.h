@@ -41,7 +41,7 @@ static int run_create(void) {
             }
             if (!(evs[e].events & EPOLLIN)) continue;
             int open = fill_in(c), status;
-            while ((status = take_response(c)) != 0) {
+            while ((status = take_response(c, NULL)) != 0) {
                 if (status != 200 && status != 201) create_errors++;
                 c->pending--;
                 answered++;

@@ -70,7 +70,7 @@ static void on_event(struct epoll_event *ev) {
     if (!fill_in(c)) fail("the server closed a connection");
     if (c == &http_conn) {
         int status;
-        while ((status = take_response(c)) != 0) {
+        while ((status = take_response(c, NULL)) != 0) {
             if (status != 200) fail("a broadcast POST was not answered 200");
             c->pending--;
             last_response = now_ns();

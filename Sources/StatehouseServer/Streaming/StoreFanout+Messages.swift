@@ -45,6 +45,7 @@ extension StoreFanout {
         let key = StreamMessageCache.CatchUpKey(channel: channel, base: position.version)
         if let kept = messages.catchUp(key) { return (kept, newest) }
         let message = patchToNewest(channel, from: position.version)
+        message?.prepareForSharing()  // any loop may take it from the cache: framed before any of them sees it
         messages.keep(message, for: key)
         return (message, newest)
     }
@@ -73,6 +74,7 @@ extension StoreFanout {
         let message = StreamMessage(
             kind: .state, version: version, epoch: epoch,
             body: Envelope.state(store: storeName, epoch: epoch, version: version, path: path, resumed: resumed, state: state))
+        message.prepareForSharing()  // any loop may take it from the cache: framed before any of them sees it
         messages.keep(message, for: key)
         return message
     }

@@ -27,7 +27,8 @@ struct StreamChannel: Hashable, Sendable {
 ///
 /// ## Thread safety
 /// Immutable after creation except the lazy frames. A message only one loop sees is framed there; a message handed
-/// to several loops is framed first with ``prepareForSharing()``, so no loop ever writes the lazy properties.
+/// to several loops (a change for several loops, or one kept in the fanout's ``StreamMessageCache``, which any loop
+/// may take) is framed first with ``prepareForSharing()``, so no loop ever writes the lazy properties.
 final class StreamMessage: @unchecked Sendable {
     enum Kind: String, Sendable { case state, patch, event, deleted }
 

@@ -12,6 +12,12 @@ import WebSocket
         return Array(#"{"items":[\#(items.joined(separator: ","))],"nextID":\#(count)}"#.utf8)
     }
 
+    /// `size CRLF id: … LF event: … LF data: <json> LF LF CRLF`, written out by hand.
+    static func sseChunk(id: String, event: String, data: [UInt8]) -> [UInt8] {
+        let text = Array("id: \(id)\nevent: \(event)\ndata: ".utf8) + data + Array("\n\n".utf8)
+        return Array(String(text.count, radix: 16).utf8) + [13, 10] + text + [13, 10]
+    }
+
     @Test func snapshotsAndCatchUpsAreBuiltOncePerVersion() throws {
         let fanout = StoreFanout(storeName: "t", historySize: 8, initialJSON: Self.todos(3))
         fanout.stateChanged(version: 1, json: Self.todos(4))
@@ -46,12 +52,12 @@ import WebSocket
         #expect(tagged.bytes == WebSocketFrameEncoder.frame(opcode: .text, payload: Array(#"{"sub":"s1","#.utf8) + json.dropFirst()))
         let event = message.serverSentEvent
         #expect(event.body === message.body)
-        #expect(event.bytes == ServerSentEvents.chunk(id: "e-7", event: "state", data: json).bytes)
+        #expect(event.bytes == Self.sseChunk(id: "e-7", event: "state", data: json))
 
         let small = StreamMessage(kind: .state, version: 1, epoch: "e", json: Array(#"{"a":1}"#.utf8))
         #expect(small.webSocketFrame.body == nil && small.webSocketFrame.tail == nil)
         #expect(small.webSocketFrame.bytes == WebSocketFrameEncoder.frame(opcode: .text, payload: small.json))
-        #expect(small.serverSentEvent.bytes == ServerSentEvents.chunk(id: "e-1", event: "state", data: small.json).bytes)
+        #expect(small.serverSentEvent.bytes == Self.sseChunk(id: "e-1", event: "state", data: small.json))
         #expect(WebSocketSubscription.tagged(small.body, sub: "s").bytes
             == WebSocketFrameEncoder.frame(opcode: .text, payload: Array(#"{"sub":"s","a":1}"#.utf8)))
     }

@@ -3,19 +3,8 @@ import UVLoop
 /// Server-Sent Events framing (HTML Living Standard §9.2, `text/event-stream`) inside HTTP/1.1 chunked transfer coding
 /// (RFC 9112 §7.1).
 enum ServerSentEvents {
-    /// One event as one chunk: `id:` (when given), `event:`, `data:` lines and a blank line. JSON text has no raw
-    /// newline, so `data` is one line.
-    static func chunk(id: String?, event: String, data: [UInt8]) -> OutboundBuffer {
-        var text: [UInt8] = []
-        if let id { text += Array("id: \(id)\n".utf8) }
-        text += Array("event: \(event)\ndata: ".utf8)
-        text += data
-        text += Array("\n\n".utf8)
-        return chunked(text)
-    }
-
-    /// One event as one chunk, like ``chunk(id:event:data:)``, with `body` as the data, shared when it is large (see
-    /// ``OutboundFrame``).
+    /// One event as one chunk: `id:` (when given), `event:`, `data:` lines and a blank line, with `body` (JSON text,
+    /// which has no raw newline, so one line) as the data, shared when it is large (see ``OutboundFrame``).
     static func chunk(id: String?, event: String, body: OutboundBuffer) -> OutboundFrame {
         var text: [UInt8] = []
         if let id { text += Array("id: \(id)\n".utf8) }

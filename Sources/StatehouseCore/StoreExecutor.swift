@@ -8,6 +8,15 @@
 public protocol StoreExecutor: SerialExecutor {
     /// Runs `job` on the executor, after the jobs enqueued before it.
     func execute(_ job: @escaping @Sendable () -> Void)
+
+    /// True when the job running now on the executor should end soon and let the executor's other jobs run (an
+    /// event loop whose turn has used its time budget). A store's drain asks between actions and, when true, leaves
+    /// the rest of its backlog to its next job. Called from the executor's own jobs. Default: false.
+    var shouldYield: Bool { get }
+}
+
+extension StoreExecutor {
+    public var shouldYield: Bool { false }
 }
 
 /// Where a store's isolated code runs.

@@ -4,14 +4,20 @@ extension StoreFanout {
     /// Messages delivered between two looks at the clock (and two flushes of the writes): a few hundred µs.
     static var deliverySlice: Int { 256 }
 
-    /// A shard's drain job (on its loop): delivers every queued delivery in rounds, a slice of subscribers at a time,
-    /// until nothing is queued, and re-enqueues itself behind the loop's other jobs once the turn's budget is spent
-    /// (``EventLoop/isTurnBudgetSpent``). So a fan-out to thousands of subscribers runs about 2 ms per loop turn, and
-    /// other connections of the loop are served between its slices. Writes are flushed after each slice, so their
-    /// system calls count in the budget. At the end of a round, waiters of its newest version wake and the work that
-    /// waited for it (acks) runs.
+    /// How long one drain job runs at most (a quarter of the loop's turn budget): then it steps behind the jobs
+    /// queued meanwhile, so a request's hops (its store's job, then its reply) run in the same turn, between slices.
+    static var drainJobNs: UInt64 { EventLoop.turnBudgetNs / 4 }
+
+    /// A shard's drain job (on its loop): delivers every queued delivery in rounds, a slice of subscribers at a
+    /// time, until nothing is queued, and re-enqueues itself behind the loop's other jobs once the turn's budget is
+    /// spent (``EventLoop/isTurnBudgetSpent``), or after ``drainJobNs``. So a fan-out to thousands of subscribers
+    /// runs about 2 ms per loop turn, and the loop's other jobs and connections are served between its slices.
+    /// Writes are flushed after each slice, so their system calls count in the budget (and replies written
+    /// meanwhile go out). At the end of a round, waiters of its newest version wake and the work that waited for it
+    /// (acks) runs.
     func drain(_ shard: FanoutShard) {
         let loop = shard.loop
+        let jobEnds = EventLoop.uptimeNs &+ Self.drainJobNs
         while true {
             if shard.round == nil {
                 let deliveries = shard.takeQueued()
@@ -32,7 +38,7 @@ extension StoreFanout {
             } else {
                 loop.flushGatheredWrites()
             }
-            if loop.isTurnBudgetSpent {
+            if loop.isTurnBudgetSpent || EventLoop.uptimeNs > jobEnds {
                 loop.execute { self.drain(shard) }
                 return
             }

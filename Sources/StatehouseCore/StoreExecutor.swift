@@ -9,14 +9,14 @@ public protocol StoreExecutor: SerialExecutor {
     /// Runs `job` on the executor, after the jobs enqueued before it.
     func execute(_ job: @escaping @Sendable () -> Void)
 
-    /// True when the job running now on the executor should end soon and let the executor's other jobs run (an
-    /// event loop whose turn has used its time budget). A store's drain asks between actions and, when true, leaves
-    /// the rest of its backlog to its next job. Called from the executor's own jobs. Default: false.
-    var shouldYield: Bool { get }
+    /// How long one job of a store's drain may run before it leaves the rest of its backlog to its next job, behind
+    /// the executor's other jobs (an event loop's turn budget), or nil for no time limit (only the count of
+    /// ``Store`` actions per slice). Default: nil.
+    var drainSliceBudget: Duration? { get }
 }
 
 extension StoreExecutor {
-    public var shouldYield: Bool { false }
+    public var drainSliceBudget: Duration? { nil }
 }
 
 /// Where a store's isolated code runs.

@@ -45,7 +45,8 @@ extension HTTPSession {
             // A plain GET without a valid Upgrade: say what a WebSocket handshake needs.
             if case .webSocket(let name) = route, store(named: name, request) == nil { return }
             let error = Self.handshakeError(request) ?? APIError(
-                status: 426, code: "upgrade_required", message: "This endpoint speaks WebSocket; send an Upgrade request.")
+                status: 426, code: "upgrade_required", message: "This endpoint speaks WebSocket; send an Upgrade request.",
+                fields: WebSocketHandshakeError.upgradeFields.map { APIError.Field(name: $0.name, value: $0.value) })
             send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
         }
     }

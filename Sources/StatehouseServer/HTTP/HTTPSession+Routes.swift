@@ -76,6 +76,7 @@ extension HTTPSession {
     /// Sends the response to the request the session is busy with, then takes the next one.
     func finish(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool = false) {
         guard state == .busy else { return }
+        answerAtShutdown = nil
         send(response, keepAlive: keepAlive, headOnly: headOnly)
         processNext()
     }

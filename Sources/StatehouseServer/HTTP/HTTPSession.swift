@@ -43,6 +43,8 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     @exclusivity(unchecked) var currentOrigin: String?
     /// The last store looked up by name (requests on one connection tend to address the same store).
     @exclusivity(unchecked) var storeMemo: StoreRegistry.Memo?
+    /// While a long poll (`min_version`, `wait=settled`) waits: answers it at once with the state now (shutdown).
+    var answerAtShutdown: (() -> Void)?
 
     /// What the connection is waiting for, and so which timeout runs.
     enum TimerPhase { case none, idle, head, body }
@@ -66,10 +68,17 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         updateTimer()
     }
 
+    /// Shutdown: an idle connection closes; a busy one answers what it is preparing with `Connection: close`, and a
+    /// long poll is answered at once with the state it has (503 `shutting_down`) instead of waiting out its timeout.
     func goAway() {
         switch state {
         case .idle where queuedCount == 0: close()
-        case .idle, .busy: context.isShuttingDown = true  // the current or next response carries Connection: close
+        case .idle, .busy:
+            context.isShuttingDown = true  // the current or next response carries Connection: close
+            if state == .busy, let answer = answerAtShutdown {
+                answerAtShutdown = nil
+                answer()
+            }
         case .closing, .upgraded: break
         }
     }

@@ -9,6 +9,7 @@ normally. The run prints one line per check and closes with "N passed, M failed"
 
 import argparse
 import json
+import select
 import socket
 import sys
 import threading
@@ -244,46 +245,53 @@ def fd_limit(checks, binary):
     """`ulimit -n 256` and 1,000 connections at once: each is answered (200 or 503), and refusals are logged."""
     server = Server(binary, base_config(), nofile=256).start()
     try:
-        sockets = []
-        for _ in range(1000):
-            try:
-                sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-                sock.setblocking(False)
-                try:
-                    sock.connect(("127.0.0.1", server.port))
-                except BlockingIOError:
-                    pass
-                sockets.append(sock)
-            except OSError:
-                break
         request = request_bytes("GET", "/healthz", headers=[("Connection", "close")])
-        answered = {200: 0, 503: 0}
-        unanswered = 0
-        for sock in sockets:
-            sock.setblocking(True)
-            sock.settimeout(10)
+        sockets = {}
+        for _ in range(1000):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setblocking(False)
             try:
-                sock.sendall(request)
-                data = b""
-                while True:
+                sock.connect(("127.0.0.1", server.port))
+            except BlockingIOError:
+                pass
+            sockets[sock.fileno()] = [sock, b"", False]
+        poller = select.epoll()
+        for fd in sockets:
+            poller.register(fd, select.EPOLLOUT | select.EPOLLIN)
+        results = {}
+        deadline = time.monotonic() + 20
+        while len(results) < len(sockets) and time.monotonic() < deadline:
+            for fd, events in poller.poll(0.5):
+                sock, data, sent = sockets[fd]
+                if not sent and events & select.EPOLLOUT and not events & (select.EPOLLERR | select.EPOLLHUP):
+                    try:
+                        sock.send(request)
+                    except OSError:
+                        pass
+                    sockets[fd][2] = True
+                    poller.modify(fd, select.EPOLLIN)
+                    continue
+                try:
                     chunk = sock.recv(65536)
-                    if not chunk:
-                        break
-                    data += chunk
-                status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/1.1 ") else None
-                if status in answered:
-                    answered[status] += 1
-                else:
-                    unanswered += 1
-            except OSError:
-                unanswered += 1
-            finally:
-                sock.close()
-        checks.note(f"{len(sockets)} connections: {answered[200]} served, {answered[503]} refused with 503, "
-                    f"{unanswered} without an answer")
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
+                if chunk:
+                    sockets[fd][1] += chunk
+                    continue
+                poller.unregister(fd)
+                data = sockets[fd][1]
+                results[fd] = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/1.1 ") else None
+        poller.close()
+        for sock, _, _ in sockets.values():
+            sock.close()
+        served = sum(1 for status in results.values() if status == 200)
+        refused = sum(1 for status in results.values() if status == 503)
+        unanswered = len(sockets) - served - refused
+        checks.note(f"{len(sockets)} connections: {served} served, {refused} refused with 503, {unanswered} without an answer")
         checks.check(unanswered == 0, f"fd limit: every connection got an answer ({unanswered} did not)")
-        log = server.log_text()
-        checks.check("refused" in log, "fd limit: refusals are logged")
+        checks.check("refused" in server.log_text(), "fd limit: refusals are logged")
         served_after(checks, server, "fd limit")
     finally:
         server.stop()

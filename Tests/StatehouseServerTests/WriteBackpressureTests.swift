@@ -1,0 +1,88 @@
+import Foundation
+@testable import StatehouseServer
+import StatehouseTestClients
+import Testing
+
+extension ServerTests {
+    /// Write backpressure and the write-stall timeout (issue 12), each against a client that does not
+    /// read (its socket's receive buffer kept small, so the server's writes back up after a few hundred KB).
+    @Suite struct WriteBackpressureTests {
+        /// Grows `todos` to about 60 KB of JSON.
+        static func growTodos(port: UInt16) throws {
+            let client = try TestHTTPClient(port: port)
+            defer { client.close() }
+            let text = String(repeating: "x", count: 60_000)
+            let response = try client.request("POST", "/stores/todos/actions", body: #"{"type":"add","payload":{"text":"\#(text)"}}"#)
+            #expect(response.status == 200)
+        }
+
+        /// `count` pipelined `GET /stores/todos`, the last one with `Connection: close` when asked.
+        static func pipelinedGets(_ count: Int, closingLast: Bool = false) -> [UInt8] {
+            let get = "GET /stores/todos HTTP/1.1\r\nHost: x\r\n\r\n"
+            let last = closingLast ? "GET /stores/todos HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" : get
+            return Array((String(repeating: get, count: count - 1) + last).utf8)
+        }
+
+        /// Polls `condition` every 5 ms until it holds or `timeout` has passed; returns whether it held.
+        static func eventually(within timeout: Duration, _ condition: () -> Bool) async throws -> Bool {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if condition() { return true }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            return condition()
+        }
+
+        @Test func aPipeliningClientThatNeverReadsIsBoundedThenClosedAfterTheWriteStall() async throws {
+            let highWater = 256 * 1024
+            let streams = ServerConfiguration.Streams(writeHighWaterBytes: highWater)
+            let timeouts = ServerConfiguration.Timeouts(writeStallMs: 400)
+            try await TestServer.with(streams: streams, timeouts: timeouts) { server in
+                try Self.growTodos(port: server.port)
+                let attacker = try TestSocket(port: server.port, receiveBufferBytes: 16_384)
+                defer { attacker.close() }
+                let start = ContinuousClock.now
+                try attacker.send(Self.pipelinedGets(400))  // ~24 MB of answers, never read
+                // The server fills the socket and its queue up to the high-water mark, then stops answering (the old
+                // code queued every answer: ~20 MB).
+                #expect(try await Self.eventually(within: .seconds(5)) { server.server.unsentBytes() > highWater })
+                var most = 0
+                let window = ContinuousClock.now + .milliseconds(200)
+                while ContinuousClock.now < window {
+                    most = max(most, server.server.unsentBytes())
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                #expect(most <= highWater + 70_000, "the server queued \(most) bytes for a client that reads nothing")
+
+                let other = try TestHTTPClient(port: server.port)
+                let asked = ContinuousClock.now
+                #expect(try other.request("GET", "/stores/counter").status == 200)
+                #expect(ContinuousClock.now - asked < .seconds(1))
+                other.close()
+
+                // Nothing read for writeStallMs: the connection is closed (the old code kept it forever).
+                #expect(try await Self.eventually(within: .seconds(5)) { server.server.sessionCount() == 0 })
+                #expect(ContinuousClock.now - start >= .milliseconds(400))
+            }
+        }
+
+        @Test func aConnectionClosingAfterAnUnreadAnswerIsClosedAfterTheWriteStall() async throws {
+            // A high-water mark above the whole answer: the `Connection: close` request is answered, and the
+            // connection waits for its writes (draining) with megabytes unsent.
+            let streams = ServerConfiguration.Streams(writeHighWaterBytes: 64 << 20)
+            let timeouts = ServerConfiguration.Timeouts(writeStallMs: 400)
+            try await TestServer.with(streams: streams, timeouts: timeouts) { server in
+                try Self.growTodos(port: server.port)
+                let attacker = try TestSocket(port: server.port, receiveBufferBytes: 16_384)
+                defer { attacker.close() }
+                let start = ContinuousClock.now
+                try attacker.send(Self.pipelinedGets(100, closingLast: true))  // ~6 MB of answers, never read
+                #expect(try await Self.eventually(within: .seconds(5)) {
+                    server.server.openConnectionCount() == 0 && server.server.unsentBytes() > 1 << 20
+                })
+                #expect(try await Self.eventually(within: .seconds(5)) { server.server.sessionCount() == 0 })
+                #expect(ContinuousClock.now - start >= .milliseconds(400))
+            }
+        }
+    }
+}

@@ -50,8 +50,12 @@ extension TCPConnection {
     public var isWritePaused: Bool { writeFlow == .paused }
 
     /// Whether every byte of the stream up to `offset` (a value of ``acceptedBytes`` taken after a write) has been
-    /// handed to the kernel. Conservative: a write libuv has taken only in part counts as unwritten.
-    public func hasWritten(upTo offset: UInt64) -> Bool { acceptedBytes &- UInt64(unsentBytes) >= offset }
+    /// sent: handed to the kernel, and sent by it (not held for the peer's receive window: `SIOCOUTQNSD`).
+    /// Conservative: a write libuv has taken only in part counts as unsent. One `ioctl` per call.
+    public func hasSent(upTo offset: UInt64) -> Bool {
+        let heldByKernel = UInt64(max(cuv_tcp_kernel_unsent_bytes(handle), 0))
+        return acceptedBytes &- UInt64(unsentBytes) &- heldByKernel >= offset
+    }
 
     /// A paused connection whose unsent bytes fell to the low-water mark is writable again; its owner hears of it.
     func resumeIfDrained() {

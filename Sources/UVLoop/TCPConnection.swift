@@ -37,7 +37,7 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     @exclusivity(unchecked) var writeFlow: WriteFlow = .writable
     /// Flow-control thresholds and the stall timeout; set by the owner when it takes the connection.
     @exclusivity(unchecked) public var writeLimits = WriteLimits()
-    /// Bytes ever accepted by ``write(_:)`` (a stream offset, see ``hasWritten(upTo:)``).
+    /// Bytes ever accepted by ``write(_:)`` (a stream offset, see ``hasSent(upTo:)``).
     @exclusivity(unchecked) public internal(set) var acceptedBytes: UInt64 = 0
     /// Bytes ever handed to `uv_write` (the stall watch subtracts libuv's write queue from it).
     @exclusivity(unchecked) var handedBytes: UInt64 = 0

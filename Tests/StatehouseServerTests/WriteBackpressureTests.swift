@@ -4,7 +4,7 @@ import StatehouseTestClients
 import Testing
 
 extension ServerTests {
-    /// Write backpressure and the write-stall timeout (issue 12), each against a client that does not
+    /// Write backpressure, the write-stall timeout and the lag rule (issue 12), each against a client that does not
     /// read (its socket's receive buffer kept small, so the server's writes back up after a few hundred KB).
     @Suite struct WriteBackpressureTests {
         /// Grows `todos` to about 60 KB of JSON.
@@ -42,9 +42,9 @@ extension ServerTests {
                 let attacker = try TestSocket(port: server.port, receiveBufferBytes: 16_384)
                 defer { attacker.close() }
                 let start = ContinuousClock.now
-                try attacker.send(Self.pipelinedGets(400))  // ~24 MB of answers, never read
+                try attacker.send(Self.pipelinedGets(100))  // ~6 MB of answers, never read
                 // The server fills the socket and its queue up to the high-water mark, then stops answering (the old
-                // code queued every answer: ~20 MB).
+                // code queued every answer: ~6 MB).
                 #expect(try await Self.eventually(within: .seconds(5)) { server.server.unsentBytes() > highWater })
                 var most = 0
                 let window = ContinuousClock.now + .milliseconds(200)
@@ -76,12 +76,56 @@ extension ServerTests {
                 let attacker = try TestSocket(port: server.port, receiveBufferBytes: 16_384)
                 defer { attacker.close() }
                 let start = ContinuousClock.now
-                try attacker.send(Self.pipelinedGets(100, closingLast: true))  // ~6 MB of answers, never read
+                try attacker.send(Self.pipelinedGets(40, closingLast: true))  // ~2.4 MB of answers, never read
                 #expect(try await Self.eventually(within: .seconds(5)) {
                     server.server.openConnectionCount() == 0 && server.server.unsentBytes() > 1 << 20
                 })
                 #expect(try await Self.eventually(within: .seconds(5)) { server.server.sessionCount() == 0 })
                 #expect(ContinuousClock.now - start >= .milliseconds(400))
+            }
+        }
+
+        /// POSTs batches of 10,000 increments to `counter` (one message each for a subscriber keeping up) until the
+        /// subscriber is behind at three answers in a row, so the socket buffers are full and it stays behind;
+        /// returns the batches sent.
+        static func changeUntilStuckBehind(_ server: TestServer) throws -> Int {
+            let client = try TestHTTPClient(port: server.port)
+            defer { client.close() }
+            let batch = "[" + Array(repeating: #"{"type":"increment"}"#, count: 10_000).joined(separator: ",") + "]"
+            var batches = 0
+            var streak = 0
+            while streak < 3, batches < 100 {
+                _ = try client.request("POST", "/stores/counter/actions", body: batch)
+                batches += 1
+                streak = server.server.behindSubscriberCount() == 1 ? streak + 1 : 0
+            }
+            return batches
+        }
+
+        @Test func aSubscriberThatStopsReadingGets4008FromTheClockNotAPingTimeout() async throws {
+            // The keep-alive would drop it within 200 ms if it counted a ping stuck behind the backlog; the lag
+            // rule fires 1 s after it fell behind, with no message delivered meanwhile.
+            let streams = ServerConfiguration.Streams(writeHighWaterBytes: 16_384, maxLagSeconds: 1)
+            let timeouts = ServerConfiguration.Timeouts(pingIntervalMs: 100, pongTimeoutMs: 100)
+            try await TestServer.with(streams: streams, timeouts: timeouts) { server in
+                let silent = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws", receiveBufferBytes: 16_384)
+                defer { silent.close() }
+                #expect(try silent.receiveJSON(timeout: .seconds(5))["type"] as? String == "state")
+                #expect(try Self.changeUntilStuckBehind(server) < 100)
+                // The subscriber's connection starts closing (4008 queued behind its backlog); nothing is read yet.
+                #expect(try await Self.eventually(within: .seconds(5)) { server.server.openConnectionCount() == 0 })
+                #expect(try silent.receiveClose(timeout: .seconds(10)) == 4008)
+            }
+        }
+
+        @Test func anSSESubscriberBehindForTooLongIsDisconnectedByTheClock() async throws {
+            let streams = ServerConfiguration.Streams(writeHighWaterBytes: 16_384, maxLagSeconds: 1)
+            try await TestServer.with(streams: streams) { server in
+                let silent = try TestSocket(port: server.port, receiveBufferBytes: 16_384)
+                defer { silent.close() }
+                try silent.send("GET /stores/counter/events HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try Self.changeUntilStuckBehind(server) < 100)
+                #expect(try await Self.eventually(within: .seconds(5)) { server.server.sessionCount() == 0 })
             }
         }
     }

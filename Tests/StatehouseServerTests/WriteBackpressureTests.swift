@@ -23,6 +23,23 @@ extension ServerTests {
             return Array((String(repeating: get, count: count - 1) + last).utf8)
         }
 
+        /// The attack of issue 12: a server with `highWater` and a 400 ms write stall, `todos` grown, and `count`
+        /// pipelined GETs of it from a client that never reads; `body` gets the server and when the GETs were sent.
+        static func attack(
+            highWater: Int, gets count: Int, closingLast: Bool = false,
+            _ body: (TestServer, ContinuousClock.Instant) async throws -> Void
+        ) async throws {
+            let streams = ServerConfiguration.Streams(writeHighWaterBytes: highWater)
+            try await TestServer.with(streams: streams, timeouts: .init(writeStallMs: 400)) { server in
+                try growTodos(port: server.port)
+                let attacker = try TestSocket(port: server.port, receiveBufferBytes: 16_384)
+                defer { attacker.close() }
+                let start = ContinuousClock.now
+                try attacker.send(pipelinedGets(count, closingLast: closingLast))
+                try await body(server, start)
+            }
+        }
+
         /// Polls `condition` every 5 ms until it holds or `timeout` has passed; returns whether it held.
         static func eventually(within timeout: Duration, _ condition: () -> Bool) async throws -> Bool {
             let deadline = ContinuousClock.now + timeout
@@ -35,14 +52,7 @@ extension ServerTests {
 
         @Test func aPipeliningClientThatNeverReadsIsBoundedThenClosedAfterTheWriteStall() async throws {
             let highWater = 256 * 1024
-            let streams = ServerConfiguration.Streams(writeHighWaterBytes: highWater)
-            let timeouts = ServerConfiguration.Timeouts(writeStallMs: 400)
-            try await TestServer.with(streams: streams, timeouts: timeouts) { server in
-                try Self.growTodos(port: server.port)
-                let attacker = try TestSocket(port: server.port, receiveBufferBytes: 16_384)
-                defer { attacker.close() }
-                let start = ContinuousClock.now
-                try attacker.send(Self.pipelinedGets(100))  // ~6 MB of answers, never read
+            try await Self.attack(highWater: highWater, gets: 100) { server, start in  // ~6 MB of answers, never read
                 // The server fills the socket and its queue up to the high-water mark, then stops answering (the old
                 // code queued every answer: ~6 MB).
                 #expect(try await Self.eventually(within: .seconds(5)) { server.server.unsentBytes() > highWater })
@@ -69,14 +79,7 @@ extension ServerTests {
         @Test func aConnectionClosingAfterAnUnreadAnswerIsClosedAfterTheWriteStall() async throws {
             // A high-water mark above the whole answer: the `Connection: close` request is answered, and the
             // connection waits for its writes (draining) with megabytes unsent.
-            let streams = ServerConfiguration.Streams(writeHighWaterBytes: 64 << 20)
-            let timeouts = ServerConfiguration.Timeouts(writeStallMs: 400)
-            try await TestServer.with(streams: streams, timeouts: timeouts) { server in
-                try Self.growTodos(port: server.port)
-                let attacker = try TestSocket(port: server.port, receiveBufferBytes: 16_384)
-                defer { attacker.close() }
-                let start = ContinuousClock.now
-                try attacker.send(Self.pipelinedGets(40, closingLast: true))  // ~2.4 MB of answers, never read
+            try await Self.attack(highWater: 64 << 20, gets: 40, closingLast: true) { server, start async throws in  // ~2.4 MB
                 #expect(try await Self.eventually(within: .seconds(5)) {
                     server.server.openConnectionCount() == 0 && server.server.unsentBytes() > 1 << 20
                 })

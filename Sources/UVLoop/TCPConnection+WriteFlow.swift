@@ -53,8 +53,9 @@ extension TCPConnection {
     /// sent: handed to the kernel, and sent by it (not held for the peer's receive window: `SIOCOUTQNSD`).
     /// Conservative: a write libuv has taken only in part counts as unsent. One `ioctl` per call.
     public func hasSent(upTo offset: UInt64) -> Bool {
+        let handed = acceptedBytes &- UInt64(unsentBytes)  // at most what the kernel was given
         let heldByKernel = UInt64(max(cuv_tcp_kernel_unsent_bytes(handle), 0))
-        return acceptedBytes &- UInt64(unsentBytes) &- heldByKernel >= offset
+        return handed >= heldByKernel && handed - heldByKernel >= offset
     }
 
     /// A paused connection whose unsent bytes fell to the low-water mark is writable again; its owner hears of it.

@@ -20,7 +20,7 @@ public final class Server: @unchecked Sendable {
     private let configuration: ServerConfiguration
     private let stores: [String: any HostedStore]
     private let loops: [EventLoop]
-    private let contexts: [ServerContext]
+    let contexts: [ServerContext]
     private var listeners: [TCPListener] = []
     private var signalWatchers: [SignalWatcher] = []
     private let stopped = DispatchSemaphore(value: 0)

@@ -179,7 +179,7 @@ public final class EventLoop: @unchecked Sendable {
             lock.withLock { if !jobs.isEmpty, state == .running { uv_async_send(door) } }
         }
         swap(&toFlush, &flushing)
-        for connection in flushing { connection.flushOutbox() }
+        for connection in flushing { connection.flushGathered() }
         flushing.removeAllKeepingCapacity()
     }
 

@@ -8,6 +8,10 @@ import UVLoop
 /// responses leave in request order and actions from one connection are reduced in the order sent. Reading pauses
 /// while the queue holds more than ``maxQueuedRequests``.
 ///
+/// Write backpressure: while the connection is write-paused (more than `streams.writeHighWaterBytes` unsent, see
+/// `TCPConnection`), the session answers no queued request and reads nothing; it resumes both once the unsent bytes
+/// fell to half of that. A peer that reads nothing for `timeouts.writeStallMs` is closed by the connection itself.
+///
 /// Lifecycle: `idle` ⇄ `busy` (a response is being prepared) → `closing` (after `Connection: close`, an error, or
 /// shutdown) or `upgraded` (the socket belongs to a WebSocket session now).
 ///
@@ -58,6 +62,12 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
                 maxHeaderFields: context.limits.maxHeaderFields))
         connection.onRead = { [unowned self] bytes in received(bytes) }
         connection.onEnd = { [unowned self] _ in peerEnded() }
+        connection.writeLimits = context.writeLimits
+        connection.onWritable = { [unowned self] in writable() }
+        // No capture (no context to allocate); kept by WebSocket and SSE sessions this connection may become.
+        connection.onWriteStall = { unsent in
+            Log.shared.info("connection closed: the client read nothing for timeouts.writeStallMs with \(unsent) bytes unsent")
+        }
         connection.onClosed = { [unowned self] in
             timer?.close()
             timer = nil
@@ -108,5 +118,13 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     func close() {
         state = .closing
         connection.close()
+    }
+
+    /// The peer closed its side and nothing is left to answer: close once the unsent answers are written (at once
+    /// when there are none).
+    func closeAfterPeerEnded() {
+        guard connection.unsentBytes > 0 else { return close() }
+        state = .closing
+        connection.closeAfterWrites()
     }
 }

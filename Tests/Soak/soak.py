@@ -333,7 +333,9 @@ def far_behind(checks, binary):
         start = time.monotonic()
         while time.monotonic() - start < 1.0:
             setup.request("POST", "/stores/todos/actions", '{"type":"toggle","payload":{"id":1}}')
-        # No change after this: the lag rule must fire on its own, not on the next message.
+        # No change after this: the lag rule must fire on its own, not on the next message. The client goes on not
+        # reading past maxLagSeconds (the attack itself), then reads its backlog to the end.
+        time.sleep(3)
         code = None
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:

@@ -1,7 +1,8 @@
 # Benchmarks/lib/servers.sh: start and stop the servers under test (sourced by Benchmarks/run).
 # Every server runs pinned to CPU 0 on 127.0.0.1; its PID is remembered so the EXIT trap stops exactly the
 # processes this script started (by PID, never by name). Overrides (used by the scaling scenario):
-# SERVER_CPUS (taskset CPU list, default 0) and STATEHOUSE_CONFIG (default Benchmarks/statehouse-bench.json).
+# SERVER_CPUS (taskset CPU list, default 0), STATEHOUSE_CONFIG (default Benchmarks/statehouse-bench.json) and
+# STATEHOUSE_BIN (default .build/release/statehouse; big-state runs an older build through it).
 
 STARTED_PIDS=()
 SERVER_PID=""
@@ -21,7 +22,7 @@ start_server() {
   if port_answers "$SERVER_PORT"; then echo "port $SERVER_PORT is busy" >&2; return 1; fi
   case $name in
     statehouse)
-      taskset -c "${SERVER_CPUS:-0}" "$ROOT/.build/release/statehouse" serve \
+      taskset -c "${SERVER_CPUS:-0}" "${STATEHOUSE_BIN:-$ROOT/.build/release/statehouse}" serve \
         --config "${STATEHOUSE_CONFIG:-$BENCH/statehouse-bench.json}" \
         --port "$SERVER_PORT" >"$log" 2>&1 &
       ;;

@@ -46,12 +46,16 @@ public final class Server: @unchecked Sendable {
         }
     }
 
+    /// The table of hosted stores, shared by every loop (tests look stores up in it).
+    var registry: StoreRegistry { contexts[0].stores }
+
     /// Starts the stores and the loop, then binds and listens.
     /// - Returns: the port bound (useful with port 0).
     /// - Throws: `UVError` when the address cannot be bound (e.g. `EADDRINUSE`).
     @discardableResult
     public func start() throws -> Int {
         lifecycle.withLock { precondition(phase == .created, "Server.start() called twice"); phase = .running }
+        MemoryReclaim.configure()
         prepareProcessSignals()
         for loop in loops { loop.start() }
         startStores()  // after the loops: each store runs on one of them

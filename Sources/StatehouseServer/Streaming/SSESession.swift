@@ -62,7 +62,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     }
 
     private func send(_ message: StreamMessage) {
-        connection.write(message.serverSentEvent)
+        message.serverSentEvent.write(to: connection)
         cursor.sent(message, writePaused: connection.isWritePaused)
         noteBehind()
     }

@@ -48,7 +48,7 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     }
 
     func send(_ message: StreamMessage) {
-        connection.write(id.map { Self.tagged(message.json, sub: $0) } ?? message.webSocketFrame)
+        (id.map { Self.tagged(message.body, sub: $0) } ?? message.webSocketFrame).write(to: connection)
         cursor.sent(message, writePaused: connection.isWritePaused)
         if cursor.isBehind, !session.hasBehindSubscription { session.fellBehind() }
     }
@@ -74,8 +74,9 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
 
     func end() { store.fanout.unsubscribe(self) }
 
-    /// `{"sub":"<id>",…}`: the shared message with the subscription id spliced in, as a text frame.
-    static func tagged(_ json: [UInt8], sub: String) -> OutboundBuffer {
-        WebSocketFrames.text(Array("{\"sub\":\(JSONText.quoted(sub)),".utf8) + json.dropFirst())
+    /// `{"sub":"<id>",…}`: the shared message with the subscription id spliced in, as a text frame (the message's
+    /// bytes shared, not copied, when it is large).
+    static func tagged(_ body: OutboundBuffer, sub: String) -> OutboundFrame {
+        WebSocketFrames.text(body, prefix: Array("{\"sub\":\(JSONText.quoted(sub)),".utf8), from: 1)
     }
 }

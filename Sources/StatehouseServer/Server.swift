@@ -20,7 +20,7 @@ public final class Server: @unchecked Sendable {
     private let configuration: ServerConfiguration
     private let stores: [String: any HostedStore]
     private let loops: [EventLoop]
-    private let contexts: [ServerContext]
+    let contexts: [ServerContext]
     private var listeners: [TCPListener] = []
     private var signalWatchers: [SignalWatcher] = []
     private let stopped = DispatchSemaphore(value: 0)
@@ -50,12 +50,16 @@ public final class Server: @unchecked Sendable {
         }
     }
 
+    /// The table of hosted stores, shared by every loop (tests look stores up in it).
+    var registry: StoreRegistry { contexts[0].stores }
+
     /// Starts the stores and the loop, then binds and listens.
     /// - Returns: the port bound (useful with port 0).
     /// - Throws: `UVError` when the address cannot be bound (e.g. `EADDRINUSE`).
     @discardableResult
     public func start() throws -> Int {
         lifecycle.withLock { precondition(phase == .created, "Server.start() called twice"); phase = .running }
+        MemoryReclaim.configure()
         prepareProcessSignals()
         let connectionLimit = admittedConnections()
         for loop in loops { loop.start() }

@@ -18,9 +18,13 @@ final class StoreRegistry: @unchecked Sendable {
     subscript(name: String) -> (any HostedStore)? { lock.withLock { stores[name] } }
 
     /// The answer of one lookup and the table generation it was valid for; kept by one thread (e.g. a connection).
+    ///
+    /// The store is held weakly: a memo never keeps a removed store alive (a keep-alive connection that looked up
+    /// a store it then deleted would otherwise hold all of its memory until the connection closes). While the
+    /// generation matches, the table still holds the store, so the weak reference still loads it.
     struct Memo {
         fileprivate let name: String
-        fileprivate let store: (any HostedStore)?
+        fileprivate weak var store: (any HostedStore)?
         fileprivate let generation: UInt64
     }
 
@@ -73,21 +77,37 @@ final class StoreRegistry: @unchecked Sendable {
 
 /// Open connections across all event loops, for `limits.maxConnections`.
 ///
+/// Once ``trimDrop`` connections have closed since the most there were, it asks for their memory to be given back
+/// to the OS (``MemoryReclaim/trimSoon()``): steady churn never does, a crowd leaving does.
+///
 /// ## Thread safety
-/// Sendable: a lock around one counter.
+/// Sendable: a lock around two counters.
 final class ConnectionGauge: @unchecked Sendable {
     private let lock = NSLock()
     private var open = 0
+    /// The most connections open since the last trim request.
+    private var peak = 0
+    /// Net closes from the peak that ask for a trim: 1,024.
+    static let trimDrop = 1_024
 
     /// Counts a new connection if fewer than `limit` are open; false when the limit is reached.
     func admit(limit: Int) -> Bool {
         lock.withLock {
             guard open < limit else { return false }
             open += 1
+            if open > peak { peak = open }
             return true
         }
     }
 
     /// A counted connection has closed.
-    func release() { lock.withLock { open -= 1 } }
+    func release() {
+        let trim = lock.withLock { () -> Bool in
+            open -= 1
+            guard peak - open >= Self.trimDrop else { return false }
+            peak = open
+            return true
+        }
+        if trim { MemoryReclaim.trimSoon() }
+    }
 }

@@ -208,7 +208,7 @@ public final class EventLoop: @unchecked Sendable {
     public func flushGatheredWrites() {
         guard !toFlush.isEmpty else { return }
         swap(&toFlush, &flushing)
-        for connection in flushing { connection.flushOutbox() }
+        for connection in flushing { connection.flushGathered() }
         flushing.removeAllKeepingCapacity()
     }
 

@@ -9,6 +9,9 @@ public final class OutboundBuffer: @unchecked Sendable {
     public let base: UnsafeMutableRawPointer
     /// Length in bytes.
     public let count: Int
+    /// The buffer whose bytes these are (``init(sharing:from:)``), kept alive by this one; nil when this one owns
+    /// its bytes (and frees them).
+    private let owner: OutboundBuffer?
 
     /// Copies `bytes` into a new buffer.
     public convenience init(_ bytes: [UInt8]) {
@@ -25,10 +28,20 @@ public final class OutboundBuffer: @unchecked Sendable {
         // `malloc` itself: `UnsafeMutableRawPointer.allocate` goes through `posix_memalign` here, about twice the cost.
         guard let base = malloc(max(count, 1)) else { fatalError("OutboundBuffer: out of memory (\(count) bytes)") }
         self.base = base
+        owner = nil
         fill(base)
     }
 
-    deinit { free(base) }
+    /// The bytes of `buffer` from `offset` (0...`buffer.count`) on, without a copy: `buffer` stays alive while this
+    /// one does (e.g. a large message's body written after a per-connection prefix).
+    public init(sharing buffer: OutboundBuffer, from offset: Int) {
+        precondition(offset >= 0 && offset <= buffer.count, "OutboundBuffer: offset \(offset) outside 0...\(buffer.count)")
+        base = buffer.base + offset
+        count = buffer.count - offset
+        owner = buffer
+    }
+
+    deinit { if owner == nil { free(base) } }
 
     /// The bytes as an array (tests and logging).
     public var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: base, count: count)) }

@@ -29,7 +29,7 @@ struct EnvelopeTests {
             == #"{"type":"ack","ref":"r\"1","version":3}"#)
         #expect(String(decoding: Envelope.ack(ref: nil, version: 0), as: UTF8.self) == #"{"type":"ack","version":0}"#)
         let state = Envelope.state(store: "c", epoch: "ab", version: 2, path: nil, resumed: true, state: Array("1".utf8))
-        #expect(String(decoding: state, as: UTF8.self)
+        #expect(String(decoding: state.bytes, as: UTF8.self)
             == #"{"type":"state","store":"c","epoch":"ab","version":2,"resumed":true,"state":1}"#)
     }
 }

@@ -82,6 +82,7 @@ extension HTTPSession {
         Log.shared.info("store \(name) deleted")
         let fanout = store.fanout
         store.stop { fanout.storeDeleted() }
+        MemoryReclaim.trimSoon()  // once its subscribers have gone, its memory goes back to the OS
         send(HTTPResponse(status: 204), keepAlive: request.keepAlive, headOnly: false)
     }
 

@@ -1,4 +1,5 @@
 import JSONPatch
+import UVLoop
 
 /// The JSON envelopes the server writes, with a fixed key order.
 enum Envelope {
@@ -33,27 +34,30 @@ enum Envelope {
     }
 
     /// A stream `state` message:
-    /// `{"type":"state","store":…,"epoch":…,"version":…[,"path":…][,"resumed":false],"state":…}`.
+    /// `{"type":"state","store":…,"epoch":…,"version":…[,"path":…][,"resumed":false],"state":…}`, in one write
+    /// buffer (the state is copied once, straight into it).
     static func state(
         store: String, epoch: String, version: UInt64, path: JSONPointer?, resumed: Bool?, state: [UInt8]
-    ) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(80 + store.utf8.count + state.count)
-        out.appendLiteral("{\"type\":\"state\",\"store\":")
-        out.appendJSONString(store)
-        out.appendLiteral(",\"epoch\":")
-        out.appendJSONString(epoch)
-        out.appendLiteral(",\"version\":")
-        out.appendDecimal(version)
+    ) -> OutboundBuffer {
+        var head: [UInt8] = []
+        head.reserveCapacity(96 + store.utf8.count)
+        head.appendLiteral("{\"type\":\"state\",\"store\":")
+        head.appendJSONString(store)
+        head.appendLiteral(",\"epoch\":")
+        head.appendJSONString(epoch)
+        head.appendLiteral(",\"version\":")
+        head.appendDecimal(version)
         if let path {
-            out.appendLiteral(",\"path\":")
-            out.appendJSONString(path.description)
+            head.appendLiteral(",\"path\":")
+            head.appendJSONString(path.description)
         }
-        if let resumed { out.appendLiteral(resumed ? ",\"resumed\":true" : ",\"resumed\":false") }
-        out.appendLiteral(",\"state\":")
-        out += state
-        out.append(UInt8(ascii: "}"))
-        return out
+        if let resumed { head.appendLiteral(resumed ? ",\"resumed\":true" : ",\"resumed\":false") }
+        head.appendLiteral(",\"state\":")
+        return OutboundBuffer(count: head.count + state.count + 1) { base in
+            head.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            state.withUnsafeBytes { if let from = $0.baseAddress { (base + head.count).copyMemory(from: from, byteCount: $0.count) } }
+            base.storeBytes(of: UInt8(ascii: "}"), toByteOffset: head.count + state.count, as: UInt8.self)
+        }
     }
 
     /// A stream `patch` message (RFC 6902 ops turning the state at `base` into the state at `version`):

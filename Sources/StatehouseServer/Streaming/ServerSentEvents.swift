@@ -14,6 +14,16 @@ enum ServerSentEvents {
         return chunked(text)
     }
 
+    /// One event as one chunk, like ``chunk(id:event:data:)``, with `body` as the data, shared when it is large (see
+    /// ``OutboundFrame``).
+    static func chunk(id: String?, event: String, body: OutboundBuffer) -> OutboundFrame {
+        var text: [UInt8] = []
+        if let id { text += Array("id: \(id)\n".utf8) }
+        text += Array("event: \(event)\ndata: ".utf8)
+        let size = text.count + body.count + 2
+        return OutboundFrame.framing(Array(String(size, radix: 16).utf8) + [13, 10] + text, body, [10, 10, 13, 10])
+    }
+
     /// A comment line (heartbeat) as one chunk.
     static func comment(_ text: String) -> OutboundBuffer { chunked(Array(": \(text)\n\n".utf8)) }
 

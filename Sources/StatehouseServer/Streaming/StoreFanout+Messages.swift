@@ -1,18 +1,19 @@
 import JSONPatch
 
 extension StoreFanout {
-    /// The message `channel` gets for the change to `version` (nil: nothing changed for it). Under the lock.
-    func changeMessage(_ channel: StreamChannel, version: UInt64, json: [UInt8]) -> StreamMessage? {
+    /// The message `channel` gets for the change to `version`, the newest (nil: nothing changed for it). Under the
+    /// lock.
+    func changeMessage(_ channel: StreamChannel, version: UInt64) -> StreamMessage? {
         let epoch = history.epoch
         guard let path = channel.path else {
             switch channel.format {
             case .full:
-                return stateMessage(version: version, path: nil, resumed: nil, state: json)
+                return snapshot(path: nil, resumed: nil)
             case .patch:
-                guard version > 0, let from = history.value(at: version - 1), let to = history.value(at: version) else {
-                    return stateMessage(version: version, path: nil, resumed: nil, state: json)
+                guard version > 0, let from = history.value(at: version - 1) else {
+                    return snapshot(path: nil, resumed: nil)
                 }
-                let ops = JSONPatch.serialize(JSONPatch.diff(from: from, to: to))
+                let ops = JSONPatch.serialize(JSONPatch.diff(from: from, to: history.newest()))
                 return StreamMessage(
                     kind: .patch, version: version, base: version - 1, epoch: epoch,
                     json: Envelope.patch(store: storeName, epoch: epoch, version: version, base: version - 1, path: nil, ops: ops))
@@ -28,41 +29,51 @@ extension StoreFanout {
                 kind: .patch, version: version, base: previous.version, epoch: epoch,
                 json: Envelope.patch(store: storeName, epoch: epoch, version: version, base: previous.version, path: path, ops: ops))
         }
-        return stateMessage(version: version, path: path, resumed: nil, state: value.serialized())
+        return snapshot(path: path, resumed: nil)
     }
 
     /// The message that brings a subscriber at `position` up to the newest version (nil when it holds it already),
-    /// with that version. Under the lock.
+    /// with that version. Under the lock. Shared: every subscriber of a channel catching up from one version gets the
+    /// same message.
     func catchUpMessage(_ channel: StreamChannel, from position: StreamPosition?) -> (StreamMessage?, UInt64) {
-        let newest = history.newest.version
-        let epoch = history.epoch
-        guard let position else {
-            return (snapshot(channel, version: newest, resumed: nil), newest)
+        let newest = history.newestVersion
+        guard let position else { return (snapshot(path: channel.path, resumed: nil), newest) }
+        guard history.covers(position.version, epoch: position.epoch) else {
+            return (snapshot(path: channel.path, resumed: false), newest)
         }
-        guard history.covers(position.version, epoch: position.epoch),
-            let from = history.projection(at: position.version, path: channel.path),
+        if position.version == newest { return (nil, newest) }
+        let key = StreamMessageCache.CatchUpKey(channel: channel, base: position.version)
+        if let kept = messages.catchUp(key) { return (kept, newest) }
+        let message = patchToNewest(channel, from: position.version)
+        messages.keep(message, for: key)
+        return (message, newest)
+    }
+
+    /// A `patch` message from `base` (held) to the newest for `channel` (nil when its value is the same). Under the
+    /// lock.
+    private func patchToNewest(_ channel: StreamChannel, from base: UInt64) -> StreamMessage? {
+        let newest = history.newestVersion
+        guard let from = history.projection(at: base, path: channel.path),
             let to = history.projection(at: newest, path: channel.path)
-        else {
-            return (snapshot(channel, version: newest, resumed: false), newest)
-        }
-        if position.version == newest || from == to { return (nil, newest) }
+        else { return snapshot(path: channel.path, resumed: false) }
+        if from == to { return nil }
+        let epoch = history.epoch
         let ops = JSONPatch.serialize(JSONPatch.diff(from: from, to: to))
-        let json = Envelope.patch(
-            store: storeName, epoch: epoch, version: newest, base: position.version, path: channel.path, ops: ops)
-        return (StreamMessage(kind: .patch, version: newest, base: position.version, epoch: epoch, json: json), newest)
+        let json = Envelope.patch(store: storeName, epoch: epoch, version: newest, base: base, path: channel.path, ops: ops)
+        return StreamMessage(kind: .patch, version: newest, base: base, epoch: epoch, json: json)
     }
 
-    private func snapshot(_ channel: StreamChannel, version: UInt64, resumed: Bool?) -> StreamMessage {
-        guard channel.path != nil else {
-            return stateMessage(version: version, path: nil, resumed: resumed, state: history.newest.json)
-        }
-        let value = history.projection(at: version, path: channel.path) ?? .null
-        return stateMessage(version: version, path: channel.path, resumed: resumed, state: value.serialized())
-    }
-
-    private func stateMessage(version: UInt64, path: JSONPointer?, resumed: Bool?, state: [UInt8]) -> StreamMessage {
-        let json = Envelope.state(
-            store: storeName, epoch: history.epoch, version: version, path: path, resumed: resumed, state: state)
-        return StreamMessage(kind: .state, version: version, epoch: history.epoch, json: json)
+    /// The `state` message of the newest version seen through `path`, built once per version. Under the lock.
+    private func snapshot(path: JSONPointer?, resumed: Bool?) -> StreamMessage {
+        let key = StreamMessageCache.SnapshotKey(path: path, resumed: resumed)
+        if let kept = messages.snapshot(key) { return kept }
+        let version = history.newestVersion
+        let epoch = history.epoch
+        let state = path == nil ? history.newestJSON : (history.projection(at: version, path: path) ?? .null).serialized()
+        let message = StreamMessage(
+            kind: .state, version: version, epoch: epoch,
+            body: Envelope.state(store: storeName, epoch: epoch, version: version, path: path, resumed: resumed, state: state))
+        messages.keep(message, for: key)
+        return message
     }
 }

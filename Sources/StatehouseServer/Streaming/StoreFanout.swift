@@ -33,6 +33,8 @@ final class StoreFanout: @unchecked Sendable {
     var history: StoreHistory
     private var channels: [StreamChannel: Int] = [:]
     var projections: [StreamChannel: (version: UInt64, value: JSONValue)] = [:]
+    /// Snapshots and catch-ups built for the newest version (guarded by `lock`), shared by the subscribers needing them.
+    var messages = StreamMessageCache()
     /// One per loop that ever had a subscriber or waiter here; `active` counts them (guarded by `lock`).
     var shards: [FanoutShard] = []
     /// Version waiters on all loops (guarded by `lock`): a change that no channel sees still wakes them.
@@ -67,9 +69,10 @@ final class StoreFanout: @unchecked Sendable {
     func stateChanged(version: UInt64, json: [UInt8]) {
         let (messages, active) = lock.withLock { () -> ([StreamChannel: StreamMessage], [FanoutShard]) in
             history.record(version: version, json: json)
+            self.messages.removeAll()
             var messages: [StreamChannel: StreamMessage] = [:]
             for channel in channels.keys {
-                if let message = changeMessage(channel, version: version, json: json) { messages[channel] = message }
+                if let message = changeMessage(channel, version: version) { messages[channel] = message }
             }
             return (messages, !messages.isEmpty || waiterCount > 0 ? shards.filter { $0.active > 0 } : [])
         }
@@ -79,7 +82,7 @@ final class StoreFanout: @unchecked Sendable {
     /// Sends an event (its FSA JSON) to every subscriber, in stream order.
     func eventEmitted(_ fsa: [UInt8]) {
         let (epoch, version, active) = lock.withLock {
-            (history.epoch, history.newest.version, channels.isEmpty ? [] : shards.filter { $0.active > 0 })
+            (history.epoch, history.newestVersion, channels.isEmpty ? [] : shards.filter { $0.active > 0 })
         }
         guard !active.isEmpty else { return }  // no subscriber anywhere (waiters alone do not take events)
         let message = StreamMessage(
@@ -91,7 +94,7 @@ final class StoreFanout: @unchecked Sendable {
 
     /// The newest version, its state JSON and its entity tag.
     var newest: (version: UInt64, json: [UInt8], entityTag: String) {
-        lock.withLock { (history.newest.version, history.newest.json, history.entityTag(history.newest.version)) }
+        lock.withLock { (history.newestVersion, history.newestJSON, history.entityTag(history.newestVersion)) }
     }
 
     var epoch: String { history.epoch }
@@ -99,11 +102,13 @@ final class StoreFanout: @unchecked Sendable {
     /// RFC 6902 ops from `version` of `epoch` to the newest state, or nil when the history no longer holds it.
     func patchToNewest(from version: UInt64, epoch: String) -> (ops: [UInt8], newest: UInt64)? {
         lock.withLock {
-            let newest = history.newest.version
-            guard history.covers(version, epoch: epoch), let from = history.value(at: version),
-                let to = history.value(at: newest)
-            else { return nil }
-            return (JSONPatch.serialize(JSONPatch.diff(from: from, to: to)), newest)
+            let newest = history.newestVersion
+            guard history.covers(version, epoch: epoch) else { return nil }
+            if let kept = messages.patch(from: version) { return (kept, newest) }
+            guard let from = history.value(at: version) else { return nil }
+            let ops = JSONPatch.serialize(JSONPatch.diff(from: from, to: history.newest()))
+            messages.keep(ops, from: version)
+            return (ops, newest)
         }
     }
 
@@ -114,7 +119,7 @@ final class StoreFanout: @unchecked Sendable {
     func subscribe(_ subscriber: any StreamSubscriber, from position: StreamPosition?) -> (StreamMessage?, UInt64) {
         let channel = subscriber.channel
         let (first, shard) = lock.withLock { () -> ((StreamMessage?, UInt64), FanoutShard) in
-            let newest = history.newest.version
+            let newest = history.newestVersion
             if channel.path != nil, projections[channel] == nil, let value = history.projection(at: newest, path: channel.path) {
                 projections[channel] = (newest, value)
             }
@@ -149,7 +154,7 @@ final class StoreFanout: @unchecked Sendable {
 
     /// The store was deleted: every subscriber gets a final `deleted` message (and ends its stream).
     func storeDeleted() {
-        let (epoch, version, active) = lock.withLock { (history.epoch, history.newest.version, shards.filter { $0.active > 0 }) }
+        let (epoch, version, active) = lock.withLock { (history.epoch, history.newestVersion, shards.filter { $0.active > 0 }) }
         let message = StreamMessage(kind: .deleted, version: version, epoch: epoch, json: Envelope.deleted(store: storeName))
         forEachActiveShard(active, deliver: .broadcast(message))
     }

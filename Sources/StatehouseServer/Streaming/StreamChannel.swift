@@ -22,7 +22,8 @@ struct StreamChannel: Hashable, Sendable {
 
 /// One message of a store's stream, built once and written to every subscriber of its channel.
 ///
-/// The transport framings (a WebSocket text frame, an SSE event) are built lazily, once each, on the loop thread.
+/// Its JSON text is one buffer (`body`); the transport framings (a WebSocket text frame, an SSE event) are built
+/// lazily, once each, on the loop thread, and share that buffer when the message is large (``OutboundFrame``).
 ///
 /// ## Thread safety
 /// Immutable after creation except the lazy frames. A message only one loop sees is framed there; a message handed
@@ -37,15 +38,22 @@ final class StreamMessage: @unchecked Sendable {
     let base: UInt64?
     let epoch: String
     /// The JSON text of the message.
-    let json: [UInt8]
+    let body: OutboundBuffer
 
-    init(kind: Kind, version: UInt64, base: UInt64? = nil, epoch: String, json: [UInt8]) {
+    init(kind: Kind, version: UInt64, base: UInt64? = nil, epoch: String, body: OutboundBuffer) {
         self.kind = kind
         self.version = version
         self.base = base
         self.epoch = epoch
-        self.json = json
+        self.body = body
     }
+
+    convenience init(kind: Kind, version: UInt64, base: UInt64? = nil, epoch: String, json: [UInt8]) {
+        self.init(kind: kind, version: version, base: base, epoch: epoch, body: OutboundBuffer(json))
+    }
+
+    /// The JSON text, copied (tests and logging).
+    var json: [UInt8] { body.bytes }
 
     /// Builds both framings now (before the message goes to several loops at once).
     func prepareForSharing() {
@@ -54,17 +62,17 @@ final class StreamMessage: @unchecked Sendable {
     }
 
     /// The message as one unmasked WebSocket text frame (RFC 6455 §5.6), made on first use.
-    var webSocketFrame: OutboundBuffer {
+    var webSocketFrame: OutboundFrame {
         if let frame = webSocketFrameStorage { return frame }
-        let frame = WebSocketFrames.text(json)
+        let frame = WebSocketFrames.text(body)
         webSocketFrameStorage = frame
         return frame
     }
     /// Read once per subscriber per message: no dynamic exclusivity check (see the thread-safety note).
-    @exclusivity(unchecked) private var webSocketFrameStorage: OutboundBuffer?
+    @exclusivity(unchecked) private var webSocketFrameStorage: OutboundFrame?
 
     /// The message as a Server-Sent Event: `id: <epoch>-<version>`, `event: <kind>`, `data: <json>`
     /// (HTML Living Standard §9.2.5), inside one HTTP/1.1 chunk.
     private(set) lazy var serverSentEvent = ServerSentEvents.chunk(
-        id: kind == .event || kind == .deleted ? nil : "\(epoch)-\(version)", event: kind.rawValue, data: json)
+        id: kind == .event || kind == .deleted ? nil : "\(epoch)-\(version)", event: kind.rawValue, body: body)
 }

@@ -173,6 +173,6 @@ extension WebSocketSession {
         actionsInFlight -= 1
         guard state == .open else { return }
         sendMessage(Envelope.ack(ref: ref, version: version))
-        if actionsInFlight == Self.maxActionsInFlight - 1 { connection.startReading() }
+        if actionsInFlight == Self.maxActionsInFlight - 1 { updateReading() }
     }
 }

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wsclient.h"
 #include "wsframe.h"
 
 enum { ST_CONNECTING, ST_HANDSHAKE, ST_OPEN, ST_READY, ST_DEAD };
@@ -63,12 +64,6 @@ static atomic_int probe_ready; /* the probe's connection is open */
 #define HIST (HIST_FINE + 60000) /* then 1 ms buckets up to 60 s */
 static uint32_t hist_base[HIST], hist_fan[HIST];
 static uint64_t fan_max_ns;
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void die(const char *what) {
     fprintf(stderr, "fairness: %s: %s\n", what, strerror(errno));
@@ -174,15 +169,6 @@ static void *probe_main(void *arg) {
     return NULL;
 }
 
-static void grow(unsigned char **buf, size_t *cap, size_t need) {
-    if (need <= *cap) return;
-    size_t c = *cap ? *cap : 256;
-    while (c < need) c *= 2;
-    *buf = realloc(*buf, c);
-    if (!*buf) die("realloc");
-    *cap = c;
-}
-
 static void mark_dead(struct conn *c, const char *why) {
     if (c->state == ST_DEAD) return;
     fprintf(stderr, "fairness: subscriber %ld closed: %s\n", (long)(c - conns), why);
@@ -197,19 +183,6 @@ static void send_frame(struct conn *c, int opcode, const unsigned char *payload,
     if (n > 125) return;
     size_t len = ws_encode_client_frame(frame, opcode, payload, n, (uint32_t)rand());
     if (send(c->fd, frame, len, MSG_NOSIGNAL) != (ssize_t)len) mark_dead(c, "pong not sent whole");
-}
-
-static int find_int(const unsigned char *p, size_t n, const char *key, int64_t *out) {
-    size_t kl = strlen(key);
-    const unsigned char *k = memmem(p, n, key, kl);
-    if (!k) return 0;
-    const unsigned char *q = k + kl, *end = p + n;
-    int64_t v = 0;
-    int digits = 0;
-    while (q < end && *q >= '0' && *q <= '9') v = v * 10 + (*q++ - '0'), digits++;
-    if (!digits) return 0;
-    *out = v;
-    return 1;
 }
 
 static void on_message(struct conn *c, const unsigned char *p, size_t n) {
@@ -277,11 +250,9 @@ static void on_writable(struct conn *c) {
     socklen_t l = sizeof err;
     getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &l);
     if (err) { mark_dead(c, strerror(err)); return; }
-    char req[512];
-    int n = snprintf(req, sizeof req,
-                     "GET /stores/%s/ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
-                     opt.fanout, opt.port);
+    char req[512], path[160];
+    snprintf(path, sizeof path, "/stores/%s/ws", opt.fanout);
+    int n = ws_upgrade_request(req, sizeof req, path, "127.0.0.1", opt.port);
     if (send(c->fd, req, (size_t)n, MSG_NOSIGNAL) != n) { mark_dead(c, "handshake not sent whole"); return; }
     c->state = ST_HANDSHAKE;
     struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};

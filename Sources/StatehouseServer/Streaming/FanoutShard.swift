@@ -34,13 +34,6 @@ final class FanoutShard: @unchecked Sendable {
 
     init(loop: EventLoop) { self.loop = loop }
 
-    /// Every subscriber, whatever its channel.
-    func forEachSubscriber(_ body: (any StreamSubscriber) -> Void) {
-        for group in subscribers.values {
-            for subscriber in group.values { body(subscriber) }
-        }
-    }
-
     /// Whether `subscriber` (of `channel`) is still here.
     func contains(_ id: ObjectIdentifier, of channel: StreamChannel) -> Bool {
         subscribers[channel]?[id] != nil

@@ -224,7 +224,8 @@ public final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var isRunningJobs = false
     @exclusivity(unchecked) private var toFlush: [TCPConnection] = []
 
-    /// Remembers a connection with gathered writes, flushed when the current batch of jobs ends.
+    /// Remembers a connection with gathered writes, flushed when the current batch of jobs ends (or earlier, by
+    /// ``flushGatheredWrites()``).
     func markForFlush(_ connection: TCPConnection) { toFlush.append(connection) }
 
     private func closeAllHandles() {

@@ -48,4 +48,19 @@ static inline int ws_upgrade_request(char *out, size_t cap, const char *path, co
                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
                     path, host, port);
 }
+/* Keeps data[0..n) (an incomplete frame or handshake) in *carry for the next read. */
+static inline void keep_carry(unsigned char **carry, size_t *len, size_t *cap, const unsigned char *data, size_t n) {
+    grow(carry, cap, n);
+    memmove(*carry, data, n);
+    *len = n;
+}
+
+/* The opening handshake's response in buf[0..len): the length of its head when it is a complete 101, 0 when the head
+ * is not complete yet, -1 when the server refused the upgrade. */
+static inline long ws_handshake_head(const unsigned char *buf, size_t len) {
+    const unsigned char *end = memmem(buf, len, "\r\n\r\n", 4);
+    if (!end) return 0;
+    if (len < 12 || memcmp(buf + 9, "101", 3) != 0) return -1;
+    return (long)(end + 4 - buf);
+}
 #endif

@@ -186,10 +186,7 @@ static void on_bytes(struct conn *c, const unsigned char *data, size_t n) {
         off += (size_t)used;
     }
     if (c->state == ST_DEAD) return;
-    size_t rest = n - off;
-    grow(&c->carry, &c->carry_cap, rest);
-    memmove(c->carry, data + off, rest);
-    c->carry_len = rest;
+    keep_carry(&c->carry, &c->carry_len, &c->carry_cap, data + off, n - off);
 }
 
 static void on_readable(struct conn *c) {
@@ -204,12 +201,11 @@ static void on_readable(struct conn *c) {
     size_t len = have + (size_t)n;
     c->carry_len = 0;
     if (c->state == ST_HANDSHAKE) {
-        unsigned char *end = memmem(rbuf, len, "\r\n\r\n", 4);
-        if (!end) { grow(&c->carry, &c->carry_cap, len); memcpy(c->carry, rbuf, len); c->carry_len = len; return; }
-        if (len < 12 || memcmp(rbuf + 9, "101", 3) != 0) { mark_dead(c, "handshake refused"); return; }
+        long head = ws_handshake_head(rbuf, len);
+        if (head == 0) { keep_carry(&c->carry, &c->carry_len, &c->carry_cap, rbuf, len); return; }
+        if (head < 0) { mark_dead(c, "handshake refused"); return; }
         c->state = ST_OPEN;
-        size_t head = (size_t)(end + 4 - rbuf);
-        on_bytes(c, rbuf + head, len - head);
+        on_bytes(c, rbuf + head, len - (size_t)head);
         return;
     }
     on_bytes(c, rbuf, len);

@@ -5,6 +5,7 @@ do what no polite library does: pipeline without reading, never read at all, hol
 """
 
 import base64
+import ctypes
 import json
 import os
 import resource
@@ -57,6 +58,8 @@ class Server:
         nofile = self.nofile
 
         def limit():
+            # The server dies with this run (PR_SET_PDEATHSIG = 1, SIGKILL), even one killed by a timeout.
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
             if nofile is not None:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 

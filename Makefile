@@ -5,7 +5,7 @@ CONFIG ?= Config/statehouse.json
 VENV := .venv
 PYTHON_STAMP := $(VENV)/.websockets-installed
 
-.PHONY: run test build release bootstrap venv clean sanitize
+.PHONY: run test build release bootstrap venv clean sanitize soak
 
 bootstrap:
 	@scripts/bootstrap
@@ -32,6 +32,12 @@ test: bootstrap venv
 	$(SWIFT) build --build-tests
 	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; status=$$?; \
 	  scripts/test-summary .build/test-output.txt; exit $$status
+
+# The attacks of docs/security.md replayed against the release server (Tests/Soak/soak.py), each bounded in count and
+# time (a few minutes in all); ends with a plain "N passed, M failed" line and fails on any failed check.
+soak: bootstrap venv
+	scripts/swift-release --product statehouse
+	$(VENV)/bin/python Tests/Soak/soak.py --binary .build/release/statehouse $(if $(ONLY),--only $(ONLY))
 
 clean:
 	rm -rf .build $(VENV)

@@ -2,7 +2,7 @@
 # Every server runs pinned to CPU 0 on 127.0.0.1; its PID is remembered so the EXIT trap stops exactly the
 # processes this script started (by PID, never by name). Overrides (used by the scaling scenario):
 # SERVER_CPUS (taskset CPU list, default 0), STATEHOUSE_CONFIG (default Benchmarks/statehouse-bench.json) and
-# STATEHOUSE_BIN (default .build/release/statehouse; big-state runs an older build through it).
+# STATEHOUSE_BIN (default .build/release/statehouse; big-state and fairness run an older build through it).
 
 STARTED_PIDS=()
 SERVER_PID=""

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wsclient.h"
 #include "wsframe.h"
 
 enum { ST_CONNECTING, ST_HANDSHAKE, ST_OPEN, ST_READY, ST_DEAD };
@@ -60,12 +61,6 @@ static uint64_t lat_max_ns;
 #define HIST_BUCKETS (HIST_LINEAR + 200000)
 static uint32_t hist[HIST_BUCKETS]; /* µs: 1 µs buckets below 16,384 µs, then 64 µs buckets */
 static unsigned char rbuf[1 << 18];
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void die(const char *what) {
     fprintf(stderr, "wsfanout: %s: %s\n", what, strerror(errno));
@@ -98,15 +93,6 @@ static double hist_pct(double p) {
         if (acc > rank) return i < HIST_LINEAR ? (double)i : HIST_LINEAR + (double)(i - HIST_LINEAR) * 64;
     }
     return 0;
-}
-
-static void grow(unsigned char **buf, size_t *cap, size_t need) {
-    if (need <= *cap) return;
-    size_t c = *cap ? *cap : 256;
-    while (c < need) c *= 2;
-    *buf = realloc(*buf, c);
-    if (!*buf) die("realloc");
-    *cap = c;
 }
 
 static void set_events(struct conn *c, int want_out) {
@@ -160,20 +146,6 @@ static void publish(void) {
     sent++;
 }
 
-/* Finds "key": followed by an integer in p[0..n); returns 1 and sets *out when found. */
-static int find_int(const unsigned char *p, size_t n, const char *key, int64_t *out) {
-    size_t kl = strlen(key);
-    const unsigned char *k = memmem(p, n, key, kl);
-    if (!k) return 0;
-    const unsigned char *q = k + kl, *end = p + n;
-    int64_t v = 0;
-    int digits = 0;
-    while (q < end && *q >= '0' && *q <= '9') v = v * 10 + (*q++ - '0'), digits++;
-    if (!digits) return 0;
-    *out = v;
-    return 1;
-}
-
 static void on_message(struct conn *c, const unsigned char *p, size_t n) {
     int64_t seq, t;
     if (memmem(p, n, "\"type\":\"patch\"", 14)) conflated += !c->is_pub;
@@ -214,10 +186,7 @@ static void on_bytes(struct conn *c, const unsigned char *data, size_t n) {
         off += (size_t)used;
     }
     if (c->state == ST_DEAD) return;
-    size_t rest = n - off;
-    grow(&c->carry, &c->carry_cap, rest);
-    memmove(c->carry, data + off, rest);
-    c->carry_len = rest;
+    keep_carry(&c->carry, &c->carry_len, &c->carry_cap, data + off, n - off);
 }
 
 static void on_readable(struct conn *c) {
@@ -232,12 +201,11 @@ static void on_readable(struct conn *c) {
     size_t len = have + (size_t)n;
     c->carry_len = 0;
     if (c->state == ST_HANDSHAKE) {
-        unsigned char *end = memmem(rbuf, len, "\r\n\r\n", 4);
-        if (!end) { grow(&c->carry, &c->carry_cap, len); memcpy(c->carry, rbuf, len); c->carry_len = len; return; }
-        if (len < 12 || memcmp(rbuf + 9, "101", 3) != 0) { mark_dead(c, "handshake refused"); return; }
+        long head = ws_handshake_head(rbuf, len);
+        if (head == 0) { keep_carry(&c->carry, &c->carry_len, &c->carry_cap, rbuf, len); return; }
+        if (head < 0) { mark_dead(c, "handshake refused"); return; }
         c->state = ST_OPEN;
-        size_t head = (size_t)(end + 4 - rbuf);
-        on_bytes(c, rbuf + head, len - head);
+        on_bytes(c, rbuf + head, len - (size_t)head);
         return;
     }
     on_bytes(c, rbuf, len);
@@ -263,10 +231,7 @@ static void on_writable(struct conn *c) {
         getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &l);
         if (err) { mark_dead(c, strerror(err)); return; }
         char req[512];
-        int n = snprintf(req, sizeof req,
-                         "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
-                         opt.path, opt.host, opt.port);
+        int n = ws_upgrade_request(req, sizeof req, opt.path, opt.host, opt.port);
         c->state = ST_HANDSHAKE;
         queue_out(c, req, (size_t)n);
     }

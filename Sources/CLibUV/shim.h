@@ -29,3 +29,14 @@ static inline int cuv_tcp_set_reuseport(uv_tcp_t *t) {
     int on = 1;
     return setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) == 0 ? 0 : -errno;
 }
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
+/* Bytes the kernel holds for a TCP socket and has not sent yet (SIOCOUTQNSD: waiting for the peer's receive window
+   or the congestion window), or a negative errno. */
+static inline int cuv_tcp_kernel_unsent_bytes(uv_tcp_t *t) {
+    uv_os_fd_t fd;
+    int status = uv_fileno((uv_handle_t *)t, &fd);
+    if (status != 0) return status;
+    int bytes = 0;
+    return ioctl(fd, SIOCOUTQNSD, &bytes) == 0 ? bytes : -errno;
+}

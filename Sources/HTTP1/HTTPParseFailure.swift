@@ -5,9 +5,10 @@
 /// | 400 | `bad_request` | llhttp rejected the bytes (RFC 9112 syntax), or the peer closed mid-request |
 /// | 413 | `payload_too_large` | body over ``HTTPParserLimits/maxBodyBytes`` (RFC 9110 §15.5.14) |
 /// | 431 | `header_fields_too_large` | head over ``HTTPParserLimits/maxHeaderBytes`` (RFC 6585 §5) |
+/// | 501 | `transfer_coding_not_implemented` | a transfer coding other than `chunked` (RFC 9112 §6.1) |
 /// | 505 | `http_version_not_supported` | major version other than 1 (RFC 9110 §15.6.6) |
 public struct HTTPParseFailure: Error, Sendable, Equatable {
-    /// The response status code: 400, 413, 431 or 505.
+    /// The response status code: 400, 413, 417, 431, 501 or 505.
     public var status: Int
     /// A stable machine-readable code, e.g. `"bad_request"`.
     public var code: String
@@ -72,6 +73,15 @@ extension HTTPParseFailure {
             status: 431, code: "header_fields_too_large",
             message: "The request line and header fields exceed the limit of \(limit) bytes; "
                 + "send fewer or shorter fields.")
+    }
+
+    /// 501 for a transfer coding this server does not implement (RFC 9112 §6.1: only `chunked` is); the connection
+    /// closes after it, since the body's framing cannot be trusted.
+    static func transferCodingNotImplemented(_ coding: String) -> HTTPParseFailure {
+        HTTPParseFailure(
+            status: 501, code: "transfer_coding_not_implemented",
+            message: "The transfer coding \"\(coding.prefix(64))\" is not implemented; send the body with "
+                + "Transfer-Encoding: chunked alone (put any content coding in Content-Encoding).")
     }
 
     /// 505 for a version other than HTTP/1.x; `version` is the text after `HTTP/`, e.g. `"2.0"`.

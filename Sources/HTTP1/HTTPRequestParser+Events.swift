@@ -58,6 +58,10 @@ extension ParserState {
             return .fail
         }
         let fields = message.takeFields()
+        if let coding = Self.unsupportedTransferCoding(in: fields) {
+            pendingFailure = .transferCodingNotImplemented(coding)
+            return .fail
+        }
         message.setHead(
             HTTPRequest(
                 method: method, target: message.takeTarget(), versionMajor: versionMajor, versionMinor: versionMinor,
@@ -73,6 +77,23 @@ extension ParserState {
             if versionMinor >= 1, hasBody { complete(.continueExpected) }
         }
         return .proceed
+    }
+
+    /// The first transfer coding other than `chunked` in the `Transfer-Encoding` fields of a framing llhttp accepts
+    /// (`chunked` last), or nil. RFC 9112 §6.1: only `chunked` is implemented here, so `gzip, chunked` is 501; a list
+    /// whose last coding is not `chunked` leaves the body length unknown, which llhttp refuses with 400 (§6.3).
+    static func unsupportedTransferCoding(in fields: HTTPFields) -> String? {
+        var unsupported: String?
+        var lastIsChunked = false
+        for value in fields.values("Transfer-Encoding") {
+            for element in value.utf8.split(separator: UInt8(ascii: ",")) {
+                let coding = trimmingOWS(element.split(separator: UInt8(ascii: ";"), maxSplits: 1).first ?? element[...])
+                if coding.isEmpty { continue }
+                lastIsChunked = asciiCaseInsensitiveEqual(coding, "chunked".utf8)
+                if !lastIsChunked, unsupported == nil { unsupported = String(decoding: coding, as: UTF8.self) }
+            }
+        }
+        return lastIsChunked ? unsupported : nil
     }
 
     /// A piece of the (de-chunked) body; a body growing over the limit fails with 413.

@@ -3,7 +3,8 @@ public struct HTTPResponse: Sendable {
     /// The status code, e.g. 200 (RFC 9110 §15).
     public var status: Int
     /// Fields to send, in order. `Content-Length` is computed by ``serialized(keepAlive:headOnly:)``, so a
-    /// `Content-Length` given here is ignored; so is `Connection` when the connection is closing.
+    /// `Content-Length` given here is ignored; so is `Connection: keep-alive` (or `close`) when the connection is
+    /// closing. Any other `Connection` field (e.g. `Upgrade`) is sent beside `Connection: close`.
     public var fields: [HTTPField]
     /// The body bytes.
     public var body: [UInt8]

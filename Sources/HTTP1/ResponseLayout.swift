@@ -6,7 +6,7 @@ struct ResponseLayout {
     let mayHaveContent: Bool
     /// Whether the body bytes follow the head (content allowed and not a response to `HEAD`).
     let sendsBody: Bool
-    /// Whether the connection closes after this response (`Connection: close`, given `Connection` fields dropped).
+    /// Whether the connection closes after this response (`Connection: close`; see ``omits(_:)``).
     let closes: Bool
     /// The status line with its CRLF.
     let statusLine: [UInt8]
@@ -39,12 +39,18 @@ struct ResponseLayout {
         headByteCount = byteCount
     }
 
-    /// Whether `field` is left out: `Content-Length` always (it is computed), `Connection` when closing.
+    /// Whether `field` is left out: `Content-Length` always (it is computed); when closing, a `Connection` field
+    /// saying `keep-alive` or `close` (the `Connection: close` line replaces it). Other `Connection` fields stay, e.g.
+    /// `Connection: Upgrade` of a 426 (RFC 9110 §7.8 asks for it beside `Upgrade`; §5.3 reads several lines as one
+    /// list).
     @inline(__always)
     func omits(_ field: HTTPField) -> Bool {
         switch field.name.utf8.count {
         case 14: asciiCaseInsensitiveEqual(field.name, lowercase: "content-length")
-        case 10: closes && asciiCaseInsensitiveEqual(field.name, lowercase: "connection")
+        case 10:
+            closes && asciiCaseInsensitiveEqual(field.name, lowercase: "connection")
+                && (asciiCaseInsensitiveEqual(field.value, lowercase: "keep-alive")
+                    || asciiCaseInsensitiveEqual(field.value, lowercase: "close"))
         default: false
         }
     }

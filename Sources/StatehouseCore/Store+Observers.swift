@@ -1,10 +1,10 @@
 extension Store {
     /// A registered state observer: a plain callback (``observe(_:)``), or a stream's callback that
-    /// returns `false` when it wants to be removed (``states()``). Two cases rather than one wrapping
-    /// closure, so a plain observer costs no extra closure context.
+    /// returns `false` when it wants to be removed, with what finishes the stream when the store stops
+    /// (``states()``). Two cases rather than one wrapping closure, so a plain observer costs no extra closure context.
     enum Observer: Sendable {
         case callback(@Sendable (Snapshot<R.State>) -> Void)
-        case untilFalse(@Sendable (Snapshot<R.State>) -> Bool)
+        case untilFalse(@Sendable (Snapshot<R.State>) -> Bool, finish: @Sendable () -> Void)
 
         /// Calls it; returns `false` when it wants to be removed.
         func notify(_ snapshot: Snapshot<R.State>) -> Bool {
@@ -12,9 +12,14 @@ extension Store {
             case .callback(let onChange):
                 onChange(snapshot)
                 return true
-            case .untilFalse(let onChange):
+            case .untilFalse(let onChange, _):
                 return onChange(snapshot)
             }
+        }
+
+        /// The store stopped: a stream's consumer sees its loop end (after the snapshots already buffered).
+        func storeStopped() {
+            if case .untilFalse(_, let finish) = self { finish() }
         }
     }
 
@@ -47,7 +52,9 @@ extension Store {
     /// but always receives the newest one, so it ends on the latest state; a consumer that never
     /// reads holds at most one snapshot. The stream has its own observer; when the consumer stops
     /// iterating (the iterating task is cancelled, or the stream is dropped) the observer is removed.
-    /// The stream does not finish on its own.
+    /// The stream finishes when the store stops (``enqueueStop(completion:)``: a hosted store deleted, or the
+    /// server shutting down), after the newest snapshot; a stream asked of a stopped store holds its final
+    /// snapshot and is finished already.
     ///
     /// - Returns: A new stream; each call makes an independent one.
     public func states() -> AsyncStream<Snapshot<R.State>> {
@@ -56,11 +63,15 @@ extension Store {
             bufferingPolicy: .bufferingNewest(1)
         )
         continuation.yield(snapshot)
+        guard !isStopped else {
+            continuation.finish()
+            return stream
+        }
         let token = addObserver(
-            .untilFalse { snapshot in
+            .untilFalse({ snapshot in
                 if case .terminated = continuation.yield(snapshot) { return false }
                 return true
-            })
+            }, finish: { continuation.finish() }))
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             Task { await self.removeObserver(token) }

@@ -6,7 +6,8 @@ extension Store {
     /// state and version stay as they were. Used when a hosted store is deleted.
     ///
     /// State and event observers are released at the stop (never called again), so whatever they capture — often the
-    /// object that owns the store — is freed with it instead of being kept alive through a reference cycle.
+    /// object that owns the store — is freed with it instead of being kept alive through a reference cycle; every
+    /// ``states()`` stream finishes.
     ///
     /// - Parameter completion: Runs on the actor right after the stop with the final snapshot.
     public nonisolated func enqueueStop(completion: (@Sendable (Snapshot<R.State>) -> Void)? = nil) {
@@ -21,7 +22,9 @@ extension Store {
             cancelRun(run)
         }
         closeAllThrottleWindows()
+        let stopped = observers
         observers = []
+        for (_, observer) in stopped { observer.storeStopped() }
         eventObservers = []
     }
 }

@@ -8,6 +8,15 @@
 public protocol StoreExecutor: SerialExecutor {
     /// Runs `job` on the executor, after the jobs enqueued before it.
     func execute(_ job: @escaping @Sendable () -> Void)
+
+    /// How long one job of a store's drain may run before it leaves the rest of its backlog to its next job, behind
+    /// the executor's other jobs (an event loop's turn budget), or nil for no time limit (only the count of
+    /// ``Store`` actions per slice). Default: nil.
+    var drainSliceBudget: Duration? { get }
+}
+
+extension StoreExecutor {
+    public var drainSliceBudget: Duration? { nil }
 }
 
 /// Where a store's isolated code runs.

@@ -20,10 +20,14 @@ public final class Server: @unchecked Sendable {
     private let configuration: ServerConfiguration
     private let stores: [String: any HostedStore]
     private let loops: [EventLoop]
-    private let contexts: [ServerContext]
+    let contexts: [ServerContext]
     private var listeners: [TCPListener] = []
     private var signalWatchers: [SignalWatcher] = []
     private let stopped = DispatchSemaphore(value: 0)
+    /// Connections being refused (a `503` on its way): each holds a file descriptor until its client closes.
+    private let refusing = ConnectionGauge()
+    private let refusals = RateLimitedLog()
+    private let acceptFailures = RateLimitedLog()
     private let lifecycle = NSLock()
     private var phase: Phase = .created
 
@@ -56,6 +60,7 @@ public final class Server: @unchecked Sendable {
     public func start() throws -> Int {
         lifecycle.withLock { precondition(phase == .created, "Server.start() called twice"); phase = .running }
         prepareProcessSignals()
+        let connectionLimit = admittedConnections()
         for loop in loops { loop.start() }
         startStores()  // after the loops: each store runs on one of them
         var port = configuration.port
@@ -63,7 +68,7 @@ public final class Server: @unchecked Sendable {
             // The first listener picks the port (when 0) and fails if the address is taken; the others join it.
             for (index, context) in contexts.enumerated() {
                 let sharing: PortSharing = contexts.count == 1 ? .none : index == 0 ? .opensGroup : .joinsGroup
-                let listener = try listen(context, port: port, sharing: sharing)
+                let listener = try listen(context, port: port, sharing: sharing, connectionLimit: connectionLimit)
                 listeners.append(listener)
                 port = listener.port
             }
@@ -76,17 +81,48 @@ public final class Server: @unchecked Sendable {
         let names = stores.keys.sorted().joined(separator: ", ")
         Log.shared.info(
             "serving \(stores.count) store(s) [\(names)] on \(configuration.host):\(port) with \(loops.count) event loop(s), "
-                + "stores on the \(configuration.storeExecutor == .loop ? "loops" : "pool")")
+                + "stores on the \(configuration.storeExecutor == .loop ? "loops" : "pool"), "
+                + "at most \(connectionLimit) connections")
         return port
     }
 
-    /// A listener on `context`'s loop.
-    private func listen(_ context: ServerContext, port: Int, sharing: PortSharing) throws -> TCPListener {
+    /// Raises the soft file descriptor limit to the hard one, and returns how many connections to admit: at most
+    /// `limits.maxConnections`, and no more than the descriptors leave room for (warning once when that is fewer).
+    private func admittedConnections() -> Int {
+        let configured = configuration.limits.maxConnections
+        guard let fds = FileDescriptorLimit.raised() else { return configured }
+        Log.shared.debug("file descriptor limit (RLIMIT_NOFILE): soft \(fds.softBefore) → \(fds.soft), hard \(fds.hard)")
+        let room = fds.connectionLimit(eventLoops: loops.count)
+        guard configured > room else { return configured }
+        Log.shared.warning(
+            "limits.maxConnections is \(configured), but the file descriptor limit (ulimit -n \(fds.soft), hard "
+                + "\(fds.hard)) leaves room for \(room) connections (\(FileDescriptorLimit.reserved(eventLoops: loops.count)) "
+                + "kept for the process and for refusals): past \(room), connections get 503 too_many_connections; "
+                + "raise the hard limit (ulimit -Hn, systemd LimitNOFILE=) or lower maxConnections")
+        return room
+    }
+
+    /// A listener on `context`'s loop, admitting up to `connectionLimit` connections across all loops.
+    private func listen(_ context: ServerContext, port: Int, sharing: PortSharing, connectionLimit: Int) throws -> TCPListener {
         let (host, loop) = (configuration.host, context.loop)
+        let (refusing, refusals, acceptFailures) = (self.refusing, self.refusals, self.acceptFailures)
+        let refusalLimit = FileDescriptorLimit.refusalLimit(eventLoops: loops.count)
         return try loop.submitAndWait {
-            try TCPListener(loop: loop, host: host, port: port, sharing: sharing) { connection in
-                guard context.connections.admit(limit: context.limits.maxConnections) else {
-                    return Self.refuse(connection)
+            try TCPListener(
+                loop: loop, host: host, port: port, sharing: sharing,
+                onAcceptFailed: { error in
+                    acceptFailures.record { count in
+                        "accept failed \(count) time(s) since the last such line: \(error); clients may have been "
+                            + "disconnected without an answer: raise the file descriptor limit (ulimit -n)"
+                    }
+                }
+            ) { connection in
+                guard context.connections.admit(limit: connectionLimit) else {
+                    refusals.record { count in
+                        "refused \(count) connection(s) with 503 too_many_connections since the last such line (one "
+                            + "per \(refusals.intervalSeconds) s at most): \(connectionLimit) connections are open"
+                    }
+                    return Self.refuse(connection, lingering: refusing, limit: refusalLimit)
                 }
                 _ = HTTPSession(connection: connection, context: context)
             }
@@ -154,14 +190,18 @@ public final class Server: @unchecked Sendable {
         stopped.signal()
     }
 
-    /// Over `maxConnections`: 503 with `Retry-After`, then close (RFC 9110 §15.6.4).
-    private static func refuse(_ connection: TCPConnection) {
-        Log.shared.warning("connection refused: the limit of open connections is reached")
+    /// Over the connection limit: 503 with `Retry-After` (RFC 9110 §15.6.4), sent before the client's request is
+    /// read; then FIN, and the connection waits (≤ 2 s) for the client to close, so the answer is not lost to a reset.
+    /// While `limit` refused connections already wait so (`lingering`), it is closed as soon as the kernel has the
+    /// bytes, so a flood cannot use up the descriptors.
+    private static func refuse(_ connection: TCPConnection, lingering: ConnectionGauge, limit: Int) {
         let error = APIError(
             status: 503, code: "too_many_connections",
             message: "The server has as many connections as it allows; retry in a few seconds.",
             fields: [.init(name: "Retry-After", value: "5")])
         connection.write(Responses.error(error).serialized(keepAlive: false))
+        guard lingering.admit(limit: limit) else { return connection.close() }
+        connection.onClosed = { lingering.release() }
         connection.closeAfterWrites()
     }
 

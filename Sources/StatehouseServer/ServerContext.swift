@@ -11,6 +11,9 @@ final class ServerContext: @unchecked Sendable {
     let limits: ServerConfiguration.Limits
     let streams: ServerConfiguration.Streams
     let timeouts: ServerConfiguration.Timeouts
+    /// Every connection's write flow control and write-stall timeout (`streams.writeHighWaterBytes`, resuming at
+    /// half of it; `timeouts.writeStallMs`).
+    let writeLimits: WriteLimits
     let auth: AccessPolicy?
     let cors: CORSPolicy?
     /// Stores by name (shared by all loops).
@@ -38,6 +41,8 @@ final class ServerContext: @unchecked Sendable {
         limits = configuration.limits
         streams = configuration.streams
         timeouts = configuration.timeouts
+        writeLimits = WriteLimits(
+            highWaterBytes: configuration.streams.writeHighWaterBytes, stallTimeoutMs: configuration.timeouts.writeStallMs)
         auth = configuration.auth
         cors = configuration.cors
         self.stores = stores
@@ -65,6 +70,9 @@ final class ServerContext: @unchecked Sendable {
 
 /// An open connection the server can ask to go away.
 protocol ServerSession: AnyObject {
+    /// The session's socket.
+    var connection: TCPConnection { get }
+
     /// Server shutdown: finish what is in flight, then close (WebSockets with close code 1001).
     func goAway()
 }

@@ -27,15 +27,25 @@ public final class TestSocket: @unchecked Sendable {
     /// - Parameters:
     ///   - port: TCP port of the server on the loopback interface.
     ///   - timeout: bound on the connect and on each blocked `send` (default 5 s).
+    ///   - receiveBufferBytes: `SO_RCVBUF` set before the connect (the kernel doubles it), so a client that does
+    ///     not read makes the server's writes back up after few bytes; nil keeps the kernel's autotuned buffer.
+    ///     It also sets `TCP_MAXSEG` to 1,024 bytes: the server's send buffer starts at a few segments' worth
+    ///     (on loopback's 64 KiB segments it would hold megabytes before the server sees any backlog).
     /// - Throws: `TestClientError` if the socket cannot be created or the connect fails
     ///   (for example "connection refused") or takes longer than `timeout`.
-    public init(port: UInt16, timeout: Duration = .seconds(5)) throws {
+    public init(port: UInt16, timeout: Duration = .seconds(5), receiveBufferBytes: Int? = nil) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestClientError.posix("socket", errno: errno) }
         self.descriptor = fd
         self.port = port
         do {
             try Self.configure(fd, timeout: timeout)
+            if var bytes = receiveBufferBytes.map(Int32.init) {
+                var segment: Int32 = 1024
+                guard setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, socklen_t(MemoryLayout<Int32>.size)) == 0,
+                    setsockopt(fd, Int32(IPPROTO_TCP), TCP_MAXSEG, &segment, socklen_t(MemoryLayout<Int32>.size)) == 0
+                else { throw TestClientError.posix("setsockopt(SO_RCVBUF, TCP_MAXSEG)", errno: errno) }
+            }
             try Self.connectLoopback(fd, port: port)
         } catch {
             Glibc.close(fd)

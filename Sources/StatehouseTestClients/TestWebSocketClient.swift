@@ -44,13 +44,14 @@ public final class TestWebSocketClient: @unchecked Sendable {
     ///   - path: request target, e.g. `"/stores/counter/ws"`.
     ///   - extraFields: extra request fields `(name, value)` sent after the standard ones.
     ///   - timeout: bound on the connect and on waiting for the handshake response (default 5 s).
+    ///   - receiveBufferBytes: the socket's `SO_RCVBUF` (see ``TestSocket/init(port:timeout:receiveBufferBytes:)``).
     /// - Throws: `TestClientError` if the connection fails, the status is not 101 (the message
     ///   carries the status and body), or the `101` response is not a valid upgrade.
     public init(port: UInt16, path: String, extraFields: [(String, String)] = [],
-                timeout: Duration = .seconds(5)) throws {
+                timeout: Duration = .seconds(5), receiveBufferBytes: Int? = nil) throws {
         self.port = port
         self.path = path
-        let socket = try TestSocket(port: port, timeout: timeout)
+        let socket = try TestSocket(port: port, timeout: timeout, receiveBufferBytes: receiveBufferBytes)
         reader = BufferedReader(socket: socket)
         let key = Self.randomKey()
         let request = TestHTTPClient.encodeRequest(

@@ -161,7 +161,7 @@ public final class EventLoop: @unchecked Sendable {
     /// a huge batch one slice per job, never keeps the other connections waiting for long).
     private func runJobs() {
         isRunningJobs = true
-        let turnEnds = uv_hrtime() &+ Self.turnBudgetNs
+        turnEnds = uv_hrtime() &+ Self.turnBudgetNs
         var overBudget = false
         while true {
             // Two arrays trade places: no allocation once both have grown.
@@ -178,13 +178,39 @@ public final class EventLoop: @unchecked Sendable {
         if overBudget {
             lock.withLock { if !jobs.isEmpty, state == .running { uv_async_send(door) } }
         }
-        swap(&toFlush, &flushing)
-        for connection in flushing { connection.flushOutbox() }
-        flushing.removeAllKeepingCapacity()
+        flushGatheredWrites()
     }
 
     /// How long one turn of the loop may run queued jobs before it polls the sockets again (see ``runJobs()``): 2 ms.
-    static let turnBudgetNs: UInt64 = 2_000_000
+    public static let turnBudgetNs: UInt64 = 2_000_000
+
+    /// A monotonic clock in nanoseconds (libuv's `uv_hrtime`, the clock of the turn budget), for jobs that budget
+    /// their own slices. Any thread.
+    public static var uptimeNs: UInt64 { uv_hrtime() }
+
+    /// When the current turn's budget ends (`uv_hrtime` ns; loop thread only).
+    @exclusivity(unchecked) private var turnEnds: UInt64 = 0
+
+    /// True while a job runs whose turn has used its ``turnBudgetNs`` (jobs included, and the writes they flushed).
+    ///
+    /// A long job that can be cut into slices (a fan-out to thousands of subscribers) checks this between slices and,
+    /// once it is true, re-enqueues its rest with ``execute(_:)`` and returns: the loop then runs what other jobs are
+    /// queued, polls its sockets, and takes the rest in a later turn. Reads the clock (`uv_hrtime`, ~20 ns). Loop
+    /// thread only; false outside a job.
+    public var isTurnBudgetSpent: Bool { isRunningJobs && uv_hrtime() > turnEnds }
+
+    /// Sends the writes gathered so far in this batch of jobs now, one system call per connection (as
+    /// `TCPConnection.write` gathers them), instead of when the batch ends.
+    ///
+    /// A job writing to many connections calls it between slices, before it checks ``isTurnBudgetSpent``: the
+    /// system calls then count in the turn that caused them. Writes to one connection gathered before and after the
+    /// call take two system calls instead of one. Loop thread only.
+    public func flushGatheredWrites() {
+        guard !toFlush.isEmpty else { return }
+        swap(&toFlush, &flushing)
+        for connection in flushing { connection.flushGathered() }
+        flushing.removeAllKeepingCapacity()
+    }
 
     /// The batch of jobs being run, and of connections being flushed (loop thread only: no dynamic exclusivity
     /// checks, here and on `isRunningJobs` and `toFlush`, all touched for every batch).
@@ -198,7 +224,8 @@ public final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var isRunningJobs = false
     @exclusivity(unchecked) private var toFlush: [TCPConnection] = []
 
-    /// Remembers a connection with gathered writes, flushed when the current batch of jobs ends.
+    /// Remembers a connection with gathered writes, flushed when the current batch of jobs ends (or earlier, by
+    /// ``flushGatheredWrites()``).
     func markForFlush(_ connection: TCPConnection) { toFlush.append(connection) }
 
     private func closeAllHandles() {

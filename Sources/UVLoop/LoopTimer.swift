@@ -25,6 +25,12 @@ public final class LoopTimer: LoopHandleOwner, @unchecked Sendable {
     public func start(delayMs: UInt64, repeatMs: UInt64 = 0, _ action: @escaping () -> Void) {
         guard !closing else { return }
         self.action = action
+        start(delayMs: delayMs, repeatMs: repeatMs)
+    }
+
+    /// Starts the timer again with the action of the last ``start(delayMs:repeatMs:_:)`` (no new closure).
+    public func start(delayMs: UInt64, repeatMs: UInt64 = 0) {
+        guard !closing, action != nil else { return }
         uv_timer_start(handle, { timer in
             guard let raw = timer?.pointee.data else { return }
             Unmanaged<LoopTimer>.fromOpaque(raw).takeUnretainedValue().action?()

@@ -4,16 +4,26 @@ extension TCPConnection {
     /// Queues `buffer` for writing; the buffer stays alive until written. Ignored once a close has begun.
     ///
     /// Inside a batch of jobs from ``EventLoop/execute(_:)`` (where broadcasts happen), writes are gathered per
-    /// connection and sent with one system call when the batch ends; elsewhere they are sent at once.
+    /// connection and sent with one system call when the batch ends; elsewhere they are sent at once. Afterwards the
+    /// connection is write-paused (``isWritePaused``) if more than ``WriteLimits/highWaterBytes`` wait unsent.
     public func write(_ buffer: OutboundBuffer) {
         guard state == .open, buffer.count > 0 else { return }
         outbox.append(buffer)
         outboxBytes += buffer.count
+        acceptedBytes &+= UInt64(buffer.count)
         if loop.isRunningJobs {
             if outbox.count == 1 { loop.markForFlush(self) }
         } else {
             flushOutbox()
         }
+        if writeFlow == .writable, unsentBytes > writeLimits.highWaterBytes { writeFlow = .paused }
+    }
+
+    /// Sends what a batch of jobs gathered (the loop calls it when the batch ends), then tells the owner if that
+    /// made a paused connection writable.
+    func flushGathered() {
+        flushOutbox()
+        resumeIfDrained()
     }
 
     /// Sends everything gathered by ``write(_:)``: one `uv_try_write` of all buffers, then one `uv_write` for what the
@@ -40,7 +50,6 @@ extension TCPConnection {
                     buffers.removeAllKeepingCapacity()
                     outbox = buffers
                 }
-                if state == .open { onWritable?() }
                 return
             }
             if result > 0 {
@@ -66,6 +75,7 @@ extension TCPConnection {
             .toOpaque()
         pendingWriteCount += 1
         pendingWriteBytes += remaining
+        handedBytes &+= UInt64(remaining)
         // libuv copies the vectors into the request; the buffers stay alive in the WriteContext.
         let status = uv_write(request, stream, rest, UInt32(restCount)) { request, status in
             guard let request else { return }
@@ -79,7 +89,9 @@ extension TCPConnection {
             pendingWriteCount -= 1
             pendingWriteBytes -= remaining
             fail(UVError(operation: "uv_write", code: status))
+            return
         }
+        if !stallWatch.isWatching { startStallWatch() }
     }
 
     /// Copies `bytes` and queues them for writing.
@@ -92,12 +104,8 @@ extension TCPConnection {
             if state == .open || state == .draining { fail(UVError(operation: "uv_write", code: status)) }
             return
         }
-        guard pendingWriteCount == 0 else { return }
-        switch state {
-        case .draining: sendFin()
-        case .open: onWritable?()
-        default: break
-        }
+        if pendingWriteCount == 0, state == .draining { return sendFin() }
+        resumeIfDrained()
     }
 
     func sendFin() {

@@ -10,6 +10,15 @@ internal import CLibUV
 /// A graceful close sends every queued byte, then a FIN (`uv_shutdown`), then discards input until the peer
 /// closes (or 2 s pass), so the kernel never answers unread input with a RST that could destroy the response.
 ///
+/// Write flow control (a second explicit state machine, see ``WriteFlow`` and ``writeLimits``):
+/// ```
+/// writable ──unsent bytes > highWaterBytes──▶ paused ──unsent bytes ≤ lowWaterBytes──▶ writable (onWritable)
+/// ```
+/// Writes are never refused: a paused connection still queues what it is given; its owner is expected to stop
+/// producing (and reading) until ``onWritable``. While bytes wait in libuv's write queue, one repeating timer
+/// watches it; a queue that did not shrink for `stallTimeoutMs` (the peer reads nothing) closes the connection,
+/// whether it is open or draining (see `TCPConnection+WriteFlow.swift`).
+///
 /// ## Thread safety
 /// Loop-confined: every method and callback runs on its loop's thread.
 public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
@@ -25,6 +34,14 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     @exclusivity(unchecked) var isReading = false
     @exclusivity(unchecked) var pendingWriteCount = 0
     @exclusivity(unchecked) var lingerTimer: LoopTimer?
+    @exclusivity(unchecked) var writeFlow: WriteFlow = .writable
+    /// Flow-control thresholds and the stall timeout; set by the owner when it takes the connection.
+    @exclusivity(unchecked) public var writeLimits = WriteLimits()
+    /// Bytes ever accepted by ``write(_:)`` (a stream offset, see ``hasSent(upTo:)``).
+    @exclusivity(unchecked) public internal(set) var acceptedBytes: UInt64 = 0
+    /// Bytes ever handed to `uv_write` (the stall watch subtracts libuv's write queue from it).
+    @exclusivity(unchecked) var handedBytes: UInt64 = 0
+    @exclusivity(unchecked) var stallWatch = StallWatch()
 
     /// Bytes handed to libuv and not yet written.
     @exclusivity(unchecked) var pendingWriteBytes = 0
@@ -41,9 +58,13 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     @exclusivity(unchecked) public var onEnd: ((UVError) -> Void)?
     /// Called once when the connection is fully closed.
     @exclusivity(unchecked) public var onClosed: (() -> Void)?
-    /// Called when the write queue becomes empty (for resuming paused producers): after queued writes complete,
-    /// or when gathered writes were all taken by the kernel at once.
+    /// Called when a write-paused connection is writable again: its unsent bytes fell to ``WriteLimits/lowWaterBytes``
+    /// or below (after queued writes completed, or when gathered writes were taken by the kernel). Never called from
+    /// inside ``write(_:)``, ``close()`` or ``closeAfterWrites()``, and only while the connection is open.
     @exclusivity(unchecked) public var onWritable: (() -> Void)?
+    /// Called once, just before the connection is closed by the write-stall timeout, with the bytes left unsent
+    /// (for the owner's log line).
+    @exclusivity(unchecked) public var onWriteStall: ((_ unsentBytes: Int) -> Void)?
 
     var stream: UnsafeMutablePointer<uv_stream_t> { cuv_tcp_as_stream(handle) }
 
@@ -96,6 +117,8 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
         isReading = false
         lingerTimer?.close()
         lingerTimer = nil
+        stallWatch.timer?.close()
+        stallWatch.timer = nil
         loop.close(cuv_tcp_as_handle(handle))
     }
 
@@ -106,6 +129,7 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
         onEnd = nil
         self.onClosed = nil
         onWritable = nil
+        onWriteStall = nil
         onClosed?()
     }
 }

@@ -8,6 +8,7 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
     private let handle: UnsafeMutablePointer<uv_tcp_t>
     private let loop: EventLoop
     private var onAccept: ((TCPConnection) -> Void)?
+    private let onAcceptFailed: ((UVError) -> Void)?
     private var closing = false
 
     /// The port actually bound (the ephemeral one when asked for port 0).
@@ -18,15 +19,19 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
     ///   - backlog: the kernel's pending-connection queue length.
     ///   - sharing: whether listeners of other loops share `host:port` (`SO_REUSEPORT`; the kernel spreads new
     ///     connections over them). See ``PortSharing``.
+    ///   - onAcceptFailed: called on the loop thread when a connection could not be accepted (`uv_listen`'s callback
+    ///     with a negative status, or `uv_accept` failing; e.g. `EMFILE` when the process is out of file descriptors:
+    ///     libuv then closes the waiting connections itself, and may not report it at all when that works).
     ///   - onAccept: called on the loop thread with each new connection, not yet reading.
     /// - Throws: `UVError` from `uv_ip4_addr`/`uv_ip6_addr`, `uv_tcp_bind` (e.g. `EADDRINUSE`) or `uv_listen`.
     public init(
         loop: EventLoop, host: String, port: Int, backlog: Int32 = 1024, sharing: PortSharing = .none,
-        onAccept: @escaping (TCPConnection) -> Void
+        onAcceptFailed: ((UVError) -> Void)? = nil, onAccept: @escaping (TCPConnection) -> Void
     ) throws(UVError) {
         loop.preconditionInLoop()
         self.loop = loop
         self.onAccept = onAccept
+        self.onAcceptFailed = onAcceptFailed
         handle = .allocate(capacity: 1)
         let family = host.contains(":") ? AF_INET6 : AF_INET
         let created = uv_tcp_init_ex(loop.uvLoop, handle, sharing == .none ? UInt32(AF_UNSPEC) : UInt32(family))
@@ -40,8 +45,13 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
             try bind(host: host, port: port)
             if sharing == .opensGroup { try UVError.check(cuv_tcp_set_reuseport(handle), "setsockopt(SO_REUSEPORT)") }
             try UVError.check(uv_listen(cuv_tcp_as_stream(handle), backlog) { server, status in
-                guard status >= 0, let raw = server?.pointee.data else { return }
-                Unmanaged<TCPListener>.fromOpaque(raw).takeUnretainedValue().acceptOne()
+                guard let raw = server?.pointee.data else { return }
+                let listener = Unmanaged<TCPListener>.fromOpaque(raw).takeUnretainedValue()
+                if status < 0 {
+                    listener.acceptFailed(UVError(operation: "accept", code: status))
+                } else {
+                    listener.acceptOne()
+                }
             }, "uv_listen")
             self.port = boundPort()
         } catch {
@@ -81,12 +91,19 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
 
     private func acceptOne() {
         let connection = TCPConnection(loop: loop)
-        if uv_accept(cuv_tcp_as_stream(handle), connection.stream) == 0 {
+        let status = uv_accept(cuv_tcp_as_stream(handle), connection.stream)
+        if status == 0 {
             connection.configure()
             onAccept?(connection)
         } else {
             connection.close()
+            acceptFailed(UVError(operation: "uv_accept", code: status))
         }
+    }
+
+    private func acceptFailed(_ error: UVError) {
+        guard !closing else { return }
+        onAcceptFailed?(error)
     }
 
     func closeHandle() {

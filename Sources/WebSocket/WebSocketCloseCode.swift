@@ -29,12 +29,19 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable {
     /// 1011: the server hit an unexpected condition (§7.4.1, registered in §11.7).
     public static let internalServerError = WebSocketCloseCode(rawValue: 1011)
 
-    /// Whether an endpoint may put this code in a Close frame (§7.4.1, §7.4.2):
-    /// 1000–1003, 1007–1011 and the application/private range 3000–4999.
-    /// 1004–1006 and 1015 are reserved or local-only; 0–999, 1012–2999 and 5000+ are not allowed here.
+    /// 1012: the service is restarting (IANA WebSocket Close Code Number Registry, RFC 6455 §11.7).
+    public static let serviceRestart = WebSocketCloseCode(rawValue: 1012)
+    /// 1013: try again later, e.g. the server is overloaded (IANA registry, RFC 6455 §11.7).
+    public static let tryAgainLater = WebSocketCloseCode(rawValue: 1013)
+    /// 1014: a gateway or proxy got an invalid response from upstream (IANA registry, RFC 6455 §11.7).
+    public static let badGateway = WebSocketCloseCode(rawValue: 1014)
+
+    /// Whether an endpoint may put this code in a Close frame (§7.4.1, §7.4.2, and the codes IANA registered since
+    /// under §11.7): 1000–1003, 1007–1014 and the application/private range 3000–4999.
+    /// 1004–1006 and 1015 are reserved or local-only; 0–999, 1016–2999 and 5000+ are not allowed here.
     public var isSendable: Bool {
         switch rawValue {
-        case 1000...1003, 1007...1011, 3000...4999: true
+        case 1000...1003, 1007...1014, 3000...4999: true
         default: false
         }
     }

@@ -41,13 +41,19 @@ public struct WebSocketHandshakeError: Error, Sendable, Equatable {
         Self(status: 400, code: "invalid_websocket_handshake", message: message)
     }
 
+    /// The fields every 426 carries: the protocol to upgrade to (RFC 9110 §15.5.22) and, as a sender of `Upgrade`
+    /// must, `Connection: Upgrade` (RFC 9110 §7.8).
+    public static let upgradeFields: [(name: String, value: String)] = [
+        (name: "Upgrade", value: "websocket"), (name: "Connection", value: "Upgrade"),
+    ]
+
     /// 426 for a request with no `Upgrade` field.
     static let upgradeRequired = Self(
         status: 426, code: "upgrade_required", message: "Send 'Upgrade: websocket' to open a WebSocket.",
-        extraFields: [(name: "Upgrade", value: "websocket")])
+        extraFields: upgradeFields)
 
-    /// 426 for a missing or unsupported `Sec-WebSocket-Version`.
+    /// 426 for a missing or unsupported `Sec-WebSocket-Version` (RFC 6455 §4.4: the versions supported are named).
     static let unsupportedVersion = Self(
         status: 426, code: "unsupported_websocket_version", message: "Send 'Sec-WebSocket-Version: 13'.",
-        extraFields: [(name: "Sec-WebSocket-Version", value: "13")])
+        extraFields: [(name: "Sec-WebSocket-Version", value: "13")] + upgradeFields)
 }

@@ -38,6 +38,16 @@ import StatehouseTestClients
             == "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: close\r\n\r\nA")
     }
 
+    /// RFC 9110 §7.8: a closing 426 still lists `Upgrade` in `Connection`, on its own line beside `close` (§5.3).
+    @Test func connectionUpgradeSurvivesAClose() {
+        let response = HTTPResponse(status: 426, fields: [
+            HTTPField(name: "Upgrade", value: "websocket"), HTTPField(name: "Connection", value: "Upgrade"),
+        ])
+        #expect(text(response.serialized(keepAlive: false))
+            == "HTTP/1.1 426 Upgrade Required\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nContent-Length: 0\r\n"
+                + "Connection: close\r\n\r\n")
+    }
+
     @Test func switchingProtocolsAndNoContentCarryNoLength() {
         let upgrade = HTTPResponse(status: 101, fields: [
             HTTPField(name: "Upgrade", value: "websocket"), HTTPField(name: "Connection", value: "Upgrade"),

@@ -45,4 +45,25 @@ import Testing
         #expect(await store.observerCount == 0)
         #expect(weakOwner == nil)
     }
+
+    /// A stop finishes every `states()` stream: a consumer's loop ends (after the newest snapshot) instead of
+    /// waiting forever; a stream asked of a stopped store yields its final snapshot and ends.
+    @Test(.timeLimit(.minutes(1))) func stopFinishesStateStreams() async {
+        let store = Store(reducer: Script(script: { _ in .none }), state: .init())
+        let stream = await store.states()
+        let consumer = Task {
+            var versions: [UInt64] = []
+            for await snapshot in stream { versions.append(snapshot.version) }
+            return versions
+        }
+        _ = await store.send(.tick)
+        await withCheckedContinuation { continuation in
+            store.enqueueStop { _ in continuation.resume() }
+        }
+        let seen = await consumer.value
+        #expect(seen.last == 1)
+        var late = await store.states().makeAsyncIterator()
+        #expect(await late.next()?.version == 1)
+        #expect(await late.next() == nil)
+    }
 }

@@ -95,6 +95,8 @@ struct ConfigurationTests {
         #expect(try ConfigurationLoader.parse(Data(#"{"listen":{"storeExecutor":"pool"},"stores":[]}"#.utf8), path: "x").storeExecutor == .pool)
         #expect(config.stores.first?.name == "c")
         #expect(config.stores.first?.initialState.map { String(decoding: $0, as: UTF8.self) } == #"{"count":3}"#)
+        #expect(config.timeouts.writeStallMs == 30_000)
+        #expect(try ConfigurationLoader.parse(Data(#"{"timeouts":{"writeStallMs":500},"stores":[]}"#.utf8), path: "x").timeouts.writeStallMs == 500)
     }
 
     @Test func theShippedConfigLoads() throws {
@@ -113,6 +115,7 @@ struct ConfigurationTests {
         (#"{"listen":{"eventLoops":0},"stores":[]}"#, "listen.eventLoops"),
         (#"{"listen":{"storeExecutor":"threads"},"stores":[]}"#, "listen.storeExecutor"),
         (#"{"limits":{"maxBodyBytes":0},"stores":[]}"#, "limits.maxBodyBytes"),
+        (#"{"timeouts":{"writeStallMs":0},"stores":[]}"#, "timeouts.writeStallMs"),
         (#"[]"#, "JSON object"),
     ])
     func errorsNameThePlace(json: String, place: String) {

@@ -14,6 +14,8 @@ extension ServerTests {
             ("§6.3 Content-Length list", post + "Content-Length: 5, 6\r\n\r\nhello!", 400),
             ("§6.3 last coding not chunked", post + "Transfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n", 400),
             ("§6.1 unknown coding only", post + "Transfer-Encoding: foo\r\n\r\n", 400),
+            ("§6.1 unknown coding before chunked", post + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501),
+            ("§6.1 unknown coding in a second field", post + "Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 501),
             ("§5.2 obs-fold", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n", 400),
             ("§5.1 whitespace before colon", "GET /healthz HTTP/1.1\r\nHost : x\r\n\r\n", 400),
             ("§2.2 bare LF", "GET /healthz HTTP/1.1\nHost: x\n\n", 400),

@@ -69,6 +69,63 @@ extension ServerTests {
             }
         }
 
+        /// `min_version` with the epoch it belongs to: a version of another epoch (a server started since) is answered at
+        /// once with 409 `epoch_mismatch` and the state now, never by waiting for the new history to reach that number.
+        @Test func minVersionOfAnotherEpochIsAnsweredAtOnce() async throws {
+            try await TestServer.with { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                try Self.post(client, "counter", #"{"type":"increment"}"#)
+                let epoch = try #require(try client.request("GET", "/stores/counter").field("ETag")?
+                    .trimmingCharacters(in: CharacterSet(charactersIn: "\"")).split(separator: "-").first.map(String.init))
+                let same = try client.request("GET", "/stores/counter?min_version=1&epoch=\(epoch)&timeout_ms=5000")
+                #expect(same.status == 200)
+                #expect(try same.json()["version"] as? Int == 1)
+                // Version 1 was reached in this epoch; in another it proves nothing, and version 9 is not awaited.
+                for version in [1, 9] {
+                    let start = ContinuousClock.now
+                    let other = try client.request("GET", "/stores/counter?min_version=\(version)&epoch=0ld&timeout_ms=5000")
+                    #expect(other.status == 409)
+                    #expect((try other.json()["error"] as? [String: Any])?["code"] as? String == "epoch_mismatch")
+                    #expect(try other.json()["version"] as? Int == 1)
+                    #expect(ContinuousClock.now - start < .seconds(4), "answered at once, not at the timeout")
+                }
+                #expect(try client.request("GET", "/stores/counter?epoch=\(epoch)").status == 400, "epoch alone still needs since")
+            }
+        }
+
+        /// Shutdown answers a waiting long poll at once with the state it has (503 `shutting_down`), for a `min_version`
+        /// read and for a `wait=settled` action alike, instead of leaving it unanswered.
+        @Test func shutdownAnswersWaitingLongPolls() async throws {
+            let server = try TestServer()
+            let port = server.port
+            let reader = try TestHTTPClient(port: port)
+            defer { reader.close() }
+            #expect(try reader.request("GET", "/healthz").status == 200)
+            try reader.sendRaw("GET /stores/counter?min_version=50&timeout_ms=60000 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let poster = try TestHTTPClient(port: port)
+            defer { poster.close() }
+            let body = #"[{"type":"increment"},{"type":"incrementLater","payload":{"ms":60000}}]"#
+            try poster.sendRaw("POST /stores/counter/actions?wait=settled&timeout_ms=60000 HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            // The batch's increment makes version 1: once a third connection sees it, the poster waits for its effect.
+            let probe = try TestHTTPClient(port: port)
+            defer { probe.close() }
+            #expect(try probe.request("GET", "/stores/counter?min_version=1&timeout_ms=5000").status == 200)
+            let stopper = Thread { server.stop() }
+            let start = ContinuousClock.now
+            stopper.start()
+            for client in [reader, poster] {
+                let response = try client.readResponse(deadline: .now + .seconds(5))
+                #expect(response.status == 503)
+                #expect((try response.json()["error"] as? [String: Any])?["code"] as? String == "shutting_down")
+                #expect(try response.json()["state"] != nil)
+                #expect(response.field("Retry-After") != nil)
+            }
+            #expect(ContinuousClock.now - start < .seconds(3), "answered before the grace period ran out")
+            server.server.waitUntilStopped()
+        }
+
         @Test func webSocketResumeInsideAndOutsideTheHistory() async throws {
             try await TestServer.with { server in
                 let client = try TestHTTPClient(port: server.port)

@@ -54,6 +54,31 @@ struct StoreOnLoopTests {
         #expect(seen.versions == Array(1...1001))
         #expect(seen.allOnLoop)
     }
+
+    /// A slice also ends once it has run for the loop's 2 ms budget: with actions that take about 200 µs each (an
+    /// observer that spins, standing for a slow reduce or a big encode), a job queued behind 300 of them runs after
+    /// about ten to sixteen, not after a whole slice of 256.
+    @Test func aSlowBatchEndsItsSliceAfterTheLoopsTurnBudget() async throws {
+        let loop = try EventLoop()
+        loop.start()
+        defer { loop.stop() }
+        let store = Store(reducer: Counter(), state: Counter.State(), name: "slow", executor: loop)
+        let seen = SeenOnLoop()
+        _ = await store.observe { snapshot in
+            seen.record(snapshot.version, onLoop: loop.isInLoop)
+            let until = ContinuousClock.now + .microseconds(200)
+            while ContinuousClock.now < until {}
+        }
+        let seenByMarker = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            loop.execute {
+                for _ in 0..<300 { store.enqueue(.increment) }
+                loop.execute { continuation.resume(returning: seen.versions.count) }
+            }
+        }
+        _ = await store.send(.increment)
+        #expect(seenByMarker > 0 && seenByMarker < 100, "the marker job saw \(seenByMarker) versions")
+        #expect(seen.versions == Array(1...301))
+    }
 }
 
 /// Versions an observer saw, and whether each call ran on the loop (tests only).

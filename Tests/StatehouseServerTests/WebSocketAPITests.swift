@@ -74,6 +74,19 @@ extension ServerTests {
             }
         }
 
+        /// Close codes IANA registered after RFC 6455 (1012 service restart, 1013 try again later, 1014 bad gateway)
+        /// are a peer's to send: echoed, not failed with 1002.
+        @Test(arguments: [UInt16(1012), 1013, 1014])
+        func registeredCloseCodesAreEchoed(code: UInt16) async throws {
+            try await TestServer.with { server in
+                let ws = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws")
+                defer { ws.close() }
+                _ = try ws.receiveJSON(timeout: .seconds(5))
+                try ws.sendClose(code: code, reason: "later")
+                #expect(try ws.receiveClose(timeout: .seconds(5)) == code)
+            }
+        }
+
         @Test(arguments: [
             ("unmasked frame", 1002 as UInt16),
             ("reserved opcode", 1002),
@@ -114,6 +127,8 @@ extension ServerTests {
                     fields: [host, ("Upgrade", "websocket"), ("Connection", "keep-alive, Upgrade"), ("Sec-WebSocket-Version", "8"), ("Sec-WebSocket-Key", key)])
                 #expect(badVersion.status == 426)
                 #expect(badVersion.field("Sec-WebSocket-Version") == "13")
+                #expect(badVersion.field("Upgrade") == "websocket")
+                #expect(badVersion.fieldValues("Connection").map { $0.lowercased() }.sorted() == ["close", "upgrade"])
                 let http10 = try TestHTTPClient(port: server.port)
                 defer { http10.close() }
                 try http10.sendRaw("GET /stores/counter/ws HTTP/1.0\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -123,6 +138,12 @@ extension ServerTests {
                 defer { plain.close() }
                 let noUpgrade = try plain.request("GET", "/stores/counter/ws")
                 #expect(noUpgrade.status == 426)
+                #expect(noUpgrade.field("Upgrade") == "websocket")
+                #expect(noUpgrade.field("Connection") == "Upgrade")
+                let multiplexed = try plain.request("GET", "/ws")
+                #expect(multiplexed.status == 426)
+                #expect(multiplexed.field("Upgrade") == "websocket")
+                #expect(multiplexed.field("Connection") == "Upgrade")
             }
         }
 

@@ -56,6 +56,7 @@ struct ConfigReader {
         let keys: [String: WritableKeyPath<ServerConfiguration.Timeouts, Int>] = [
             "headerTimeoutMs": \.headerTimeoutMs, "bodyTimeoutMs": \.bodyTimeoutMs, "idleTimeoutMs": \.idleTimeoutMs,
             "pingIntervalMs": \.pingIntervalMs, "pongTimeoutMs": \.pongTimeoutMs,
+            "writeStallMs": \.writeStallMs,
         ]
         try allowOnly(Set(keys.keys), in: object, at: "timeouts")
         var timeouts = ServerConfiguration.Timeouts()

@@ -59,8 +59,9 @@ public struct ServerConfiguration: Sendable {
     public struct Streams: Sendable, Equatable {
         /// Recent states each store keeps for resume and patches. Default 64.
         public var historySize = 64
-        /// Unsent bytes past which a subscriber is *behind* and gets only a catch-up message once drained.
-        /// Default 1 MiB.
+        /// Unsent bytes per connection past which it is write-paused: an HTTP connection stops reading and answering
+        /// its queued requests, a subscriber is *behind* and gets only a catch-up message once drained. Writing
+        /// resumes at half of it. Default 1 MiB.
         public var writeHighWaterBytes = 1_048_576
         /// How long a subscriber may stay behind before it is closed (WebSocket 4008). Default 30 s.
         public var maxLagSeconds = 30
@@ -115,18 +116,23 @@ public struct ServerConfiguration: Sendable {
         public var idleTimeoutMs = 60_000
         /// A WebSocket that received nothing for this long is pinged. Default 30,000.
         public var pingIntervalMs = 30_000
-        /// A pinged WebSocket that sends nothing back within this is dropped. Default 10,000.
+        /// A pinged WebSocket that sends nothing back within this is dropped (not while its ping still waits behind
+        /// unsent bytes: the lag and write-stall rules own that case). Default 10,000.
         public var pongTimeoutMs = 10_000
+        /// A connection (HTTP, WebSocket or SSE, open or closing after its writes) with unsent bytes whose peer
+        /// reads nothing for this long is closed; checked every quarter of it. Default 30,000.
+        public var writeStallMs = 30_000
 
         public init(
             headerTimeoutMs: Int = 10_000, bodyTimeoutMs: Int = 30_000, idleTimeoutMs: Int = 60_000,
-            pingIntervalMs: Int = 30_000, pongTimeoutMs: Int = 10_000
+            pingIntervalMs: Int = 30_000, pongTimeoutMs: Int = 10_000, writeStallMs: Int = 30_000
         ) {
             self.headerTimeoutMs = headerTimeoutMs
             self.bodyTimeoutMs = bodyTimeoutMs
             self.idleTimeoutMs = idleTimeoutMs
             self.pingIntervalMs = pingIntervalMs
             self.pongTimeoutMs = pongTimeoutMs
+            self.writeStallMs = writeStallMs
         }
     }
 

@@ -47,11 +47,20 @@ extension HTTPSession {
         case .reduced:
             action.submit { [answer] reply in answer.completed(.reduced(reply)) }
         case .settled(let timeout):
+            answerAtShutdown = { [unowned self] in
+                send(Self.shuttingDown(store, "before the effects of this action finished (it is reduced before the store stops)"),
+                    keepAlive: false, headOnly: false)
+            }
             action.submitAndSettle(timeout) { [answer] outcome in
                 switch outcome {
                 case .settled(let reply): answer.completed(.reduced(reply))
                 case .timedOut(let reply): answer.completed(.timedOut(reply))
                 }
+            }
+            // Arrived during shutdown: nobody will call goAway again, so the wait is cut short now.
+            if context.isShuttingDown, let cutShort = answerAtShutdown {
+                answerAtShutdown = nil
+                cutShort()
             }
         }
     }

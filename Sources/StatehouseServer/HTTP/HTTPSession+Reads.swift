@@ -5,6 +5,8 @@ import HTTP1
 struct ReadRequest {
     var resume: StreamPosition?
     var minVersion: UInt64?
+    /// The epoch `min_version` belongs to (`epoch=E`, with or without `since`); nil: whatever epoch the store is in.
+    var minVersionEpoch: String?
     var timeoutMs = 10_000
 
     /// - Throws: ``APIError`` 400 `invalid_query`.
@@ -13,11 +15,13 @@ struct ReadRequest {
             throw StreamRequest.invalid(
                 "Unknown query parameter \(JSONText.quoted(unknown)); reads take since, epoch, min_version and timeout_ms.")
         }
-        resume = try StreamRequest.resumePosition(query)
         if let text = query["min_version"] {
             guard let version = UInt64(text) else { throw StreamRequest.invalid("min_version must be an unsigned integer.") }
             minVersion = version
+            minVersionEpoch = query["epoch"]
         }
+        // With min_version, `epoch` may stand alone (it qualifies the version); otherwise it goes with `since`.
+        if minVersion == nil || query["since"] != nil { resume = try StreamRequest.resumePosition(query) }
         if let text = query["timeout_ms"] {
             guard minVersion != nil else { throw StreamRequest.invalid("timeout_ms goes with min_version.") }
             guard let value = Int(text), (0...600_000).contains(value) else {
@@ -43,12 +47,46 @@ extension HTTPSession {
             send(readResponse(request, store, options, reached: true), keepAlive: request.keepAlive, headOnly: headOnly)
             return
         }
+        if let epoch = options.minVersionEpoch, epoch != store.fanout.epoch {
+            // A version of another epoch says nothing about this one: answered at once, never by waiting.
+            send(Self.epochMismatch(store, epoch: epoch, version: minVersion), keepAlive: request.keepAlive, headOnly: headOnly)
+            return
+        }
+        if context.isShuttingDown, store.fanout.newest.version < minVersion {
+            return send(Self.shuttingDown(store, "before the store reached version \(minVersion)"), keepAlive: false, headOnly: headOnly)
+        }
         state = .busy
+        answerAtShutdown = { [unowned self] in
+            send(Self.shuttingDown(store, "before the store reached version \(minVersion)"), keepAlive: false, headOnly: headOnly)
+        }
         store.fanout.waitForVersion(minVersion, timeoutMs: options.timeoutMs, on: context.loop) { [self] reached in
-            guard state == .busy else { return }
+            guard state == .busy else { return }  // answered already (shutdown)
+            answerAtShutdown = nil
             send(readResponse(request, store, options, reached: reached), keepAlive: request.keepAlive, headOnly: headOnly)
             processNext()
         }
+    }
+
+    /// 409 `epoch_mismatch` with the state now: `min_version` named a version of an epoch the store is no longer in.
+    private static func epochMismatch(_ store: any HostedStore, epoch: String, version: UInt64) -> HTTPResponse {
+        let newest = store.fanout.newest
+        let message = "Version \(version) is of epoch \(JSONText.quoted(epoch)), but the store is in epoch "
+            + "\(JSONText.quoted(store.fanout.epoch)) now (its history began again, e.g. at a restart): this is its state; "
+            + "check whether your write is in it."
+        let reply = StateReply(version: newest.version, state: newest.json)
+        return Responses.json(
+            409, Envelope.withError(code: "epoch_mismatch", message: message, store: store.name, reply),
+            fields: [HTTPField(name: "ETag", value: newest.entityTag)])
+    }
+
+    /// 503 `shutting_down` with the state now, for a long poll cut short by shutdown (`what` says what it waited for).
+    static func shuttingDown(_ store: any HostedStore, _ what: String) -> HTTPResponse {
+        let newest = store.fanout.newest
+        let message = "The server is shutting down \(what); this is its state now. Retry once it is back."
+        let reply = StateReply(version: newest.version, state: newest.json)
+        return Responses.json(
+            503, Envelope.withError(code: "shutting_down", message: message, store: store.name, reply),
+            fields: [HTTPField(name: "ETag", value: newest.entityTag), HTTPField(name: "Retry-After", value: "5")])
     }
 
     private func readResponse(_ request: HTTPRequest, _ store: any HostedStore, _ options: ReadRequest, reached: Bool) -> HTTPResponse {

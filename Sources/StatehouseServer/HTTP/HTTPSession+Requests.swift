@@ -33,12 +33,19 @@ extension HTTPSession {
     func peerEnded() {
         peerClosed = true
         queue += parser.finish()
-        if state == .idle, queuedCount == 0 { close() } else { processNext() }
+        if state == .idle, queuedCount == 0 { closeAfterPeerEnded() } else { processNext() }
     }
 
-    /// Takes the next queued event while idle.
+    /// The connection drained below its low-water mark: answer what is queued, then read again. While busy, the
+    /// answer in progress takes the next request when it is sent.
+    func writable() {
+        guard state == .idle else { return }
+        withExtendedLifetime(self) { processNext() }
+    }
+
+    /// Takes the next queued event while idle and the connection is not write-paused.
     func processNext() {
-        while state == .idle, queuedCount > 0 {
+        while state == .idle, queuedCount > 0, !connection.isWritePaused {
             // Moved out (a placeholder left behind), not copied: no retain and release of every part of the request.
             var event = HTTPParseEvent.continueExpected
             swap(&event, &queue[queueStart])
@@ -50,7 +57,13 @@ extension HTTPSession {
             handle(event)
         }
         if state == .idle {
-            if peerClosed { close() } else if queuedCount < Self.maxQueuedRequests { connection.startReading() }
+            if connection.isWritePaused {
+                connection.stopReading()  // until `writable()`
+            } else if peerClosed {
+                closeAfterPeerEnded()
+            } else if queuedCount < Self.maxQueuedRequests {
+                connection.startReading()
+            }
         }
         updateTimer()
     }

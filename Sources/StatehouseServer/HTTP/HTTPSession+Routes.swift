@@ -45,7 +45,8 @@ extension HTTPSession {
             // A plain GET without a valid Upgrade: say what a WebSocket handshake needs.
             if case .webSocket(let name) = route, store(named: name, request) == nil { return }
             let error = Self.handshakeError(request) ?? APIError(
-                status: 426, code: "upgrade_required", message: "This endpoint speaks WebSocket; send an Upgrade request.")
+                status: 426, code: "upgrade_required", message: "This endpoint speaks WebSocket; send an Upgrade request.",
+                fields: WebSocketHandshakeError.upgradeFields.map { APIError.Field(name: $0.name, value: $0.value) })
             send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
         }
     }
@@ -75,6 +76,7 @@ extension HTTPSession {
     /// Sends the response to the request the session is busy with, then takes the next one.
     func finish(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool = false) {
         guard state == .busy else { return }
+        answerAtShutdown = nil
         send(response, keepAlive: keepAlive, headOnly: headOnly)
         processNext()
     }

@@ -8,6 +8,10 @@ import UVLoop
 /// responses leave in request order and actions from one connection are reduced in the order sent. Reading pauses
 /// while the queue holds more than ``maxQueuedRequests``.
 ///
+/// Write backpressure: while the connection is write-paused (more than `streams.writeHighWaterBytes` unsent, see
+/// `TCPConnection`), the session answers no queued request and reads nothing; it resumes both once the unsent bytes
+/// fell to half of that. A peer that reads nothing for `timeouts.writeStallMs` is closed by the connection itself.
+///
 /// Lifecycle: `idle` ⇄ `busy` (a response is being prepared) → `closing` (after `Connection: close`, an error, or
 /// shutdown) or `upgraded` (the socket belongs to a WebSocket session now).
 ///
@@ -43,6 +47,8 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     @exclusivity(unchecked) var currentOrigin: String?
     /// The last store looked up by name (requests on one connection tend to address the same store).
     @exclusivity(unchecked) var storeMemo: StoreRegistry.Memo?
+    /// While a long poll (`min_version`, `wait=settled`) waits: answers it at once with the state now (shutdown).
+    var answerAtShutdown: (() -> Void)?
 
     /// What the connection is waiting for, and so which timeout runs.
     enum TimerPhase { case none, idle, head, body }
@@ -56,6 +62,12 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
                 maxHeaderFields: context.limits.maxHeaderFields))
         connection.onRead = { [unowned self] bytes in received(bytes) }
         connection.onEnd = { [unowned self] _ in peerEnded() }
+        connection.writeLimits = context.writeLimits
+        connection.onWritable = { [unowned self] in writable() }
+        // No capture (no context to allocate); kept by WebSocket and SSE sessions this connection may become.
+        connection.onWriteStall = { unsent in
+            Log.shared.info("connection closed: the client read nothing for timeouts.writeStallMs with \(unsent) bytes unsent")
+        }
         connection.onClosed = { [unowned self] in
             timer?.close()
             timer = nil
@@ -66,10 +78,17 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         updateTimer()
     }
 
+    /// Shutdown: an idle connection closes; a busy one answers what it is preparing with `Connection: close`, and a
+    /// long poll is answered at once with the state it has (503 `shutting_down`) instead of waiting out its timeout.
     func goAway() {
         switch state {
         case .idle where queuedCount == 0: close()
-        case .idle, .busy: context.isShuttingDown = true  // the current or next response carries Connection: close
+        case .idle, .busy:
+            context.isShuttingDown = true  // the current or next response carries Connection: close
+            if state == .busy, let answer = answerAtShutdown {
+                answerAtShutdown = nil
+                answer()
+            }
         case .closing, .upgraded: break
         }
     }
@@ -99,5 +118,13 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     func close() {
         state = .closing
         connection.close()
+    }
+
+    /// The peer closed its side and nothing is left to answer: close once the unsent answers are written (at once
+    /// when there are none).
+    func closeAfterPeerEnded() {
+        guard connection.unsentBytes > 0 else { return close() }
+        state = .closing
+        connection.closeAfterWrites()
     }
 }

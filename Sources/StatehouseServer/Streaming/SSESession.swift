@@ -4,8 +4,9 @@ import UVLoop
 ///
 /// The response is chunked and never ends by itself: each message is an event with `id: <epoch>-<version>` (state
 /// and patch), `event: state|patch|event|deleted` and `data: <json>`. A comment line every `sseHeartbeatMs` keeps
-/// proxies from timing the stream out. The same slow-consumer rule as WebSocket applies; a subscriber behind for too
-/// long is disconnected (it resumes with `Last-Event-ID`).
+/// proxies from timing the stream out (none is queued while the connection is write-paused). The same slow-consumer
+/// rule as WebSocket applies; a subscriber behind for `streams.maxLagSeconds` is disconnected by its ``LagWatch``
+/// (it resumes with `Last-Event-ID`).
 ///
 /// ## Thread safety
 /// Loop-confined: created, called and called back on the loop thread only.
@@ -16,6 +17,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     let channel: StreamChannel
     var cursor = StreamCursor()
     var heartbeat: LoopTimer?
+    var lag = LagWatch()
     var isOpen = true
 
     init(connection: TCPConnection, store: any HostedStore, context: ServerContext, channel: StreamChannel) {
@@ -42,7 +44,8 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
         heartbeat = timer
         let interval = UInt64(context.streams.sseHeartbeatMs)
         timer.start(delayMs: interval, repeatMs: interval) { [weak self] in
-            self?.connection.write(ServerSentEvents.comment("heartbeat"))
+            guard let self, !connection.isWritePaused else { return }
+            connection.write(ServerSentEvents.comment("heartbeat"))
         }
     }
 
@@ -50,18 +53,29 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
 
     func deliver(_ message: StreamMessage) {
         guard isOpen else { return }
-        switch cursor.decide(message, maxLag: .seconds(context.streams.maxLagSeconds)) {
+        switch cursor.decide(message, writePaused: connection.isWritePaused) {
         case .send: send(message)
         case .catchUp: catchUp()
-        case .skip: break
-        case .tooSlow: connection.close()
+        case .skip: noteBehind()
         }
         if message.kind == .deleted { finish() }
     }
 
     private func send(_ message: StreamMessage) {
         message.serverSentEvent.write(to: connection)
-        cursor.sent(message, pendingBytes: connection.unsentBytes, highWater: context.streams.writeHighWaterBytes)
+        cursor.sent(message, writePaused: connection.isWritePaused)
+        noteBehind()
+    }
+
+    /// Starts the lag clock when the subscriber has fallen behind.
+    private func noteBehind() {
+        guard cursor.isBehind, !lag.isRunning, isOpen else { return }
+        lag.start(on: context.loop, seconds: context.streams.maxLagSeconds) { [unowned self] in
+            lag.expired()
+            guard isOpen, cursor.isBehind else { return }
+            Log.shared.info("sse \(store.name) dropped: behind for more than streams.maxLagSeconds (\(context.streams.maxLagSeconds) s)")
+            connection.close()
+        }
     }
 
     private func catchUp() {
@@ -70,8 +84,9 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     }
 
     private func drained() {
-        guard cursor.behindSince != nil, isOpen else { return }
-        cursor.behindSince = nil
+        guard cursor.isBehind, isOpen else { return }
+        cursor.isBehind = false
+        lag.stop()
         catchUp()
     }
 
@@ -90,6 +105,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
         isOpen = false
         heartbeat?.close()
         heartbeat = nil
+        lag.close()
         store.fanout.unsubscribe(self)
         context.remove(self)
     }

@@ -16,8 +16,8 @@ protocol StreamSubscriber: AnyObject {
 ///
 /// On each change (``stateChanged(version:json:)``, on the store's actor, in version order) the new state is
 /// recorded, and one message per active channel is built — projected, deduplicated and diffed there, once — then
-/// handed to each loop that has subscribers (one job per loop), where every subscriber of that channel gets the same
-/// bytes.
+/// queued for each loop that has subscribers (its ``FanoutShard``), where every subscriber of that channel gets the
+/// same bytes, in slices that keep each loop turn within its budget (`StoreFanout+Delivery.swift`).
 ///
 /// Joining is atomic with the history under one lock (``subscribe(_:from:)``): the joiner gets its first message
 /// for the newest version recorded, and every later change is built for its channel and sent to its loop. So a
@@ -28,7 +28,7 @@ protocol StreamSubscriber: AnyObject {
 /// use them); each shard's subscribers and version waiters are confined to that shard's loop.
 final class StoreFanout: @unchecked Sendable {
     let storeName: String
-    private let lock = NSLock()
+    let lock = NSLock()
     /// Guarded by `lock` (as are `channels`, `projections` and `shards`).
     var history: StoreHistory
     private var channels: [StreamChannel: Int] = [:]
@@ -36,7 +36,7 @@ final class StoreFanout: @unchecked Sendable {
     /// Snapshots and catch-ups built for the newest version (guarded by `lock`), shared by the subscribers needing them.
     var messages = StreamMessageCache()
     /// One per loop that ever had a subscriber or waiter here; `active` counts them (guarded by `lock`).
-    private var shards: [FanoutShard] = []
+    var shards: [FanoutShard] = []
     /// Version waiters on all loops (guarded by `lock`): a change that no channel sees still wakes them.
     private var waiterCount = 0
 
@@ -53,17 +53,13 @@ final class StoreFanout: @unchecked Sendable {
         return shard
     }
 
-    /// Runs `body` on each loop with subscribers or waiters here, with that loop's shard. `shared` are the messages
-    /// `body` delivers: framed here first when several loops will read them.
-    private func forEachActiveShard(
-        _ active: [FanoutShard], sharing shared: some Sequence<StreamMessage>,
-        _ body: @escaping @Sendable (FanoutShard) -> Void
-    ) {
-        if active.count > 1 {
-            for message in shared { message.prepareForSharing() }
-        }
-        for shard in active {
-            shard.loop.execute { body(shard) }
+    /// Hands `delivery` to each loop with subscribers or waiters here, to that loop's shard queue, and starts the
+    /// shard's drain job unless one is queued or running (see `StoreFanout+Delivery.swift`). Framed here first when
+    /// several loops will read the messages.
+    private func forEachActiveShard(_ active: [FanoutShard], deliver delivery: FanoutDelivery) {
+        if active.count > 1 { delivery.prepareForSharing() }
+        for shard in active where shard.enqueue(delivery) {
+            shard.loop.execute { self.drain(shard) }
         }
     }
 
@@ -80,13 +76,7 @@ final class StoreFanout: @unchecked Sendable {
             }
             return (messages, !messages.isEmpty || waiterCount > 0 ? shards.filter { $0.active > 0 } : [])
         }
-        forEachActiveShard(active, sharing: messages.values) { shard in
-            // One lookup per channel, not per subscriber.
-            for (channel, message) in messages {
-                for subscriber in shard.subscribers[channel]?.values ?? [:].values { subscriber.deliver(message) }
-            }
-            if !shard.waiters.isEmpty { self.wakeWaiters(in: shard, version: version) }
-        }
+        forEachActiveShard(active, deliver: .change(version: version, messages: messages))
     }
 
     /// Sends an event (its FSA JSON) to every subscriber, in stream order.
@@ -97,9 +87,7 @@ final class StoreFanout: @unchecked Sendable {
         guard !active.isEmpty else { return }  // no subscriber anywhere (waiters alone do not take events)
         let message = StreamMessage(
             kind: .event, version: version, epoch: epoch, json: Envelope.event(store: storeName, fsa))
-        forEachActiveShard(active, sharing: [message]) { shard in
-            shard.forEachSubscriber { $0.deliver(message) }
-        }
+        forEachActiveShard(active, deliver: .broadcast(message))
     }
 
     // MARK: Reads (any thread)
@@ -168,9 +156,7 @@ final class StoreFanout: @unchecked Sendable {
     func storeDeleted() {
         let (epoch, version, active) = lock.withLock { (history.epoch, history.newestVersion, shards.filter { $0.active > 0 }) }
         let message = StreamMessage(kind: .deleted, version: version, epoch: epoch, json: Envelope.deleted(store: storeName))
-        forEachActiveShard(active, sharing: [message]) { shard in
-            shard.forEachSubscriber { $0.deliver(message) }
-        }
+        forEachActiveShard(active, deliver: .broadcast(message))
     }
 
     // MARK: Version waiters (the waiting session's loop thread)
@@ -195,7 +181,7 @@ final class StoreFanout: @unchecked Sendable {
         }
     }
 
-    private func wakeWaiters(in shard: FanoutShard, version: UInt64) {
+    func wakeWaiters(in shard: FanoutShard, version: UInt64) {
         for waiter in shard.waiters where waiter.version <= version { finish(waiter, in: shard, reached: true) }
     }
 
@@ -208,35 +194,6 @@ final class StoreFanout: @unchecked Sendable {
         }
         waiter.timer.close()
         waiter.done(reached)
-    }
-}
-
-/// The subscribers and version waiters of one store on one event loop.
-///
-/// ## Thread safety
-/// `subscribers` and `waiters` are confined to `loop`; `active` is guarded by the owning ``StoreFanout``'s lock.
-final class FanoutShard: @unchecked Sendable {
-    let loop: EventLoop
-    /// By channel, so a change looks each channel up once.
-    var subscribers: [StreamChannel: [ObjectIdentifier: any StreamSubscriber]] = [:]
-    var waiters: [VersionWaiter] = []
-    var active = 0
-
-    init(loop: EventLoop) { self.loop = loop }
-
-    /// Every subscriber, whatever its channel.
-    func forEachSubscriber(_ body: (any StreamSubscriber) -> Void) {
-        for group in subscribers.values {
-            for subscriber in group.values { body(subscriber) }
-        }
-    }
-
-    /// Removes `subscriber`; false when it was not here.
-    func remove(_ subscriber: any StreamSubscriber) -> Bool {
-        let channel = subscriber.channel
-        guard subscribers[channel]?.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return false }
-        if subscribers[channel]?.isEmpty == true { subscribers[channel] = nil }
-        return true
     }
 }
 

@@ -1,8 +1,9 @@
 /// A subscriber's place in its store's stream and the slow-consumer rule, shared by WebSocket and SSE sessions.
 ///
-/// A subscriber is *behind* once more than the high-water mark of bytes waits unsent: it is then sent nothing until
-/// its socket drains, and then one catch-up message (a patch from its last version, or a snapshot). Behind for longer
-/// than the allowed lag, it is dropped.
+/// A subscriber is *behind* once its connection is write-paused (more than the high-water mark of bytes waits
+/// unsent, see `TCPConnection`): it is then sent nothing until the connection is writable again, and then one
+/// catch-up message (a patch from its last version, or a snapshot). How long it may stay behind is its session's
+/// lag rule (``LagWatch``), timed apart from any delivery.
 struct StreamCursor {
     /// The last version sent (and its epoch).
     var lastSent: StreamPosition? {
@@ -16,13 +17,8 @@ struct StreamCursor {
     private var hasSent = false
     private var lastVersion: UInt64 = 0
     private var lastEpoch = ""
-    /// Since when the subscriber has been behind (time since ``clockOrigin``); nil when it is not. A `Duration`, not a
-    /// `ContinuousClock.Instant`, whose layout is resilient: copying and testing a cursor then costs no runtime call.
-    var behindSince: Duration?
-
-    /// The reference point of ``behindSince``.
-    private static let clockOrigin = ContinuousClock.now
-    private static var elapsed: Duration { ContinuousClock.now - clockOrigin }
+    /// True from a delivery that found the connection write-paused until the session's catch-up (see `drained`).
+    var isBehind = false
 
     /// What to do with a message of the subscriber's channel.
     enum Decision {
@@ -32,25 +28,24 @@ struct StreamCursor {
         case catchUp
         /// Nothing to send (old version, or the subscriber is behind).
         case skip
-        /// Behind for longer than allowed: close the subscriber.
-        case tooSlow
     }
 
-    func decide(_ message: StreamMessage, maxLag: Duration) -> Decision {
-        if message.kind == .event || message.kind == .deleted { return behindSince == nil || message.kind == .deleted ? .send : .skip }
-        if hasSent, message.version <= lastVersion { return .skip }
-        if let since = behindSince { return Self.elapsed - since > maxLag ? .tooSlow : .skip }
+    /// What to do with `message`; `writePaused` is the connection's state now (a paused one makes it behind).
+    mutating func decide(_ message: StreamMessage, writePaused: Bool) -> Decision {
+        if writePaused { isBehind = true }
+        if message.kind == .event || message.kind == .deleted { return !isBehind || message.kind == .deleted ? .send : .skip }
+        if isBehind || (hasSent && message.version <= lastVersion) { return .skip }
         if message.kind == .patch, message.base != (hasSent ? lastVersion : nil) { return .catchUp }
         return .send
     }
 
-    /// Records a written message; `pendingBytes` is the socket's unsent byte count after writing it.
-    mutating func sent(_ message: StreamMessage, pendingBytes: Int, highWater: Int) {
+    /// Records a written message; `writePaused` is the connection's state after writing it.
+    mutating func sent(_ message: StreamMessage, writePaused: Bool) {
         if message.kind == .state || message.kind == .patch {
             hasSent = true
             lastVersion = message.version
             if lastEpoch != message.epoch { lastEpoch = message.epoch }
         }
-        if pendingBytes > highWater, behindSince == nil { behindSince = Self.elapsed }
+        if writePaused { isBehind = true }
     }
 }

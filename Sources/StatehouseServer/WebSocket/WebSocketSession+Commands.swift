@@ -158,9 +158,12 @@ extension WebSocketSession {
             let cache = id.map { _ in store.idempotency }  // only keyed actions make a store's cache
             action.submit { [self] reply in
                 loop.execute { [self] in
-                    // This action's ack first, then repeats of its id that waited (on this socket: in send order).
-                    acknowledged(ref: ref, version: reply.version)
-                    if let id, let cache { cache.complete(id, with: .reduced(reply)) }
+                    // After this loop's subscribers got the version (a sliced fan-out may still be delivering it).
+                    store.fanout.afterDelivery(of: reply.version, on: loop) { [self] in
+                        // This action's ack first, then repeats of its id that waited (on this socket: in send order).
+                        acknowledged(ref: ref, version: reply.version)
+                        if let id, let cache { cache.complete(id, with: .reduced(reply)) }
+                    }
                 }
             }
         }
@@ -170,6 +173,6 @@ extension WebSocketSession {
         actionsInFlight -= 1
         guard state == .open else { return }
         sendMessage(Envelope.ack(ref: ref, version: version))
-        if actionsInFlight == Self.maxActionsInFlight - 1 { connection.startReading() }
+        if actionsInFlight == Self.maxActionsInFlight - 1 { updateReading() }
     }
 }

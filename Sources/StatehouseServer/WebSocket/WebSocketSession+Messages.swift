@@ -9,7 +9,8 @@ extension WebSocketSession {
             handle(message)
             if state == .closed { return }
         }
-        if let failure = result.failure { fail(failure) }
+        if let failure = result.failure { return fail(failure) }
+        if state == .open, connection.isWritePaused { connection.stopReading() }  // until writable again
     }
 
     private func handle(_ message: WebSocketMessage) {

@@ -14,9 +14,11 @@ import WebSocket
 /// any ack. Actions are submitted to their store in the order received; each ack follows the state message of its
 /// version. At most ``maxActionsInFlight`` actions await their ack; past that, reading pauses (backpressure).
 ///
-/// Slow consumers: once more than `writeHighWaterBytes` wait unsent, a subscription is *behind*: it queues nothing
-/// more and, when the socket drains, sends one message from the last version it sent to the newest. Behind for longer
-/// than `maxLagSeconds`, the connection is closed with 4008.
+/// Slow consumers: while the connection is write-paused (more than `writeHighWaterBytes` unsent), a subscription is
+/// *behind*: it queues nothing more and, when the connection is writable again, sends one message from the last
+/// version it sent to the newest. Behind for `maxLagSeconds` (a timer, ``LagWatch``: no new message is needed), the
+/// connection fails with 4008. While write-paused the session reads nothing either (a client that sends without
+/// reading is slowed by TCP), and the keep-alive does not drop it for a missing pong (see `+KeepAlive`).
 ///
 /// ## Thread safety
 /// Loop-confined: created, called and called back on the loop thread only.
@@ -39,10 +41,12 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     var actionsInFlight = 0
     /// Set when a subscription falls behind: only then does a drained socket make the subscriptions catch up.
     var hasBehindSubscription = false
+    /// How long the subscriptions have been behind (the 4008 rule).
+    var lag = LagWatch()
     var closeTimer: LoopTimer?
     var keepAlive: LoopTimer?
     var lastHeard = ContinuousClock.now
-    var pingSentAt: ContinuousClock.Instant?
+    var keepAlivePhase = KeepAlivePhase.listening
 
     init(connection: TCPConnection, context: ServerContext, home: (any HostedStore)?, access: Access) {
         self.connection = connection
@@ -57,10 +61,36 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
         }
         connection.onEnd = { [unowned self] _ in self.connection.close() }
         connection.onClosed = { [unowned self] in closed() }
-        connection.onWritable = { [unowned self] in
+        connection.onWritable = { [unowned self] in writable() }
+    }
+
+    /// The connection is writable again: read again, and let behind subscriptions catch up (which may put them
+    /// behind again, restarting the lag clock).
+    private func writable() {
+        if state == .open { updateReading() }
+        guard hasBehindSubscription else { return }
+        hasBehindSubscription = false
+        lag.stop()
+        for subscription in subscriptions.values { subscription.drained() }
+    }
+
+    /// A subscription fell behind: the lag clock starts (once for all of the connection's subscriptions).
+    func fellBehind() {
+        hasBehindSubscription = true
+        lag.start(on: context.loop, seconds: context.streams.maxLagSeconds) { [unowned self] in
+            lag.expired()
             guard hasBehindSubscription else { return }
-            hasBehindSubscription = false
-            for subscription in subscriptions.values { subscription.drained() }
+            fail(WebSocketFailure(
+                closeCode: WebSocketCloseCode(rawValue: 4008), reason: "client fell behind for too long; reconnect with since"))
+        }
+    }
+
+    /// Reads while open, under the in-flight action limit and not write-paused (backpressure both ways).
+    func updateReading() {
+        if actionsInFlight < Self.maxActionsInFlight, !connection.isWritePaused {
+            connection.startReading()
+        } else {
+            connection.stopReading()
         }
     }
 
@@ -74,7 +104,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
         }
         if !leftover.isEmpty { leftover.withUnsafeBytes { received($0) } }
         if state == .open {
-            connection.startReading()
+            updateReading()
             startKeepAlive()
         }
     }
@@ -99,6 +129,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
         closeTimer = nil
         keepAlive?.close()
         keepAlive = nil
+        lag.close()
         for subscription in subscriptions.values { subscription.end() }
         subscriptions = [:]
         context.remove(self)

@@ -10,10 +10,8 @@ import WebSocket
 /// Loop-confined, like its session.
 final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     unowned let session: WebSocketSession
-    /// The session's connection, and its limits, kept here so a delivery reads the session only once.
+    /// The session's connection, kept here so a delivery reads the session only once.
     let connection: TCPConnection
-    let maxLag: Duration
-    let highWater: Int
     let store: any HostedStore
     let channel: StreamChannel
     /// The client's id for the subscription (multiplexed endpoint), or nil.
@@ -24,8 +22,6 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     init(session: WebSocketSession, store: any HostedStore, channel: StreamChannel, id: String?) {
         self.session = session
         connection = session.connection
-        maxLag = .seconds(session.context.streams.maxLagSeconds)
-        highWater = session.context.streams.writeHighWaterBytes
         self.store = store
         self.channel = channel
         self.id = id
@@ -43,22 +39,18 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     func deliver(_ message: StreamMessage) {
         let session = self.session
         guard session.state == .open else { return }
-        switch cursor.decide(message, maxLag: maxLag) {
+        switch cursor.decide(message, writePaused: connection.isWritePaused) {
         case .send: send(message)
         case .catchUp: catchUp()
-        case .skip: break
-        case .tooSlow:
-            session.fail(WebSocketFailure(
-                closeCode: WebSocketCloseCode(rawValue: 4008), reason: "client fell behind for too long; reconnect with since"))
+        case .skip: if cursor.isBehind, !session.hasBehindSubscription { session.fellBehind() }
         }
         if message.kind == .deleted { session.storeDeleted(self) }
     }
 
     func send(_ message: StreamMessage) {
         (id.map { Self.tagged(message.body, sub: $0) } ?? message.webSocketFrame).write(to: connection)
-        let wasBehind = cursor.behindSince != nil
-        cursor.sent(message, pendingBytes: connection.unsentBytes, highWater: highWater)
-        if !wasBehind, cursor.behindSince != nil { session.hasBehindSubscription = true }
+        cursor.sent(message, writePaused: connection.isWritePaused)
+        if cursor.isBehind, !session.hasBehindSubscription { session.fellBehind() }
     }
 
     /// Sends what brings this subscription from its last version to the newest (a patch when possible).
@@ -75,8 +67,8 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
 
     /// The socket drained: catch up if this subscription was behind.
     func drained() {
-        guard cursor.behindSince != nil else { return }
-        cursor.behindSince = nil
+        guard cursor.isBehind else { return }
+        cursor.isBehind = false
         catchUp()
     }
 

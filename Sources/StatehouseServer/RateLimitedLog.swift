@@ -1,0 +1,32 @@
+import Foundation
+
+/// A warning that may repeat in a flood (a refused connection, a failed accept): logged the first time, then at
+/// most once per ``intervalSeconds``, each line saying how many occurrences it stands for.
+///
+/// ## Thread safety
+/// Sendable: every loop may record; the counts are behind a lock.
+final class RateLimitedLog: Sendable {
+    let intervalSeconds: Int
+    private let state = LockedValue(State())
+
+    private struct State: Sendable {
+        var lastLine: ContinuousClock.Instant?
+        var unlogged = 0
+    }
+
+    init(intervalSeconds: Int = 10) { self.intervalSeconds = intervalSeconds }
+
+    /// Counts one occurrence; logs `message(n)` as a warning when a line is due, `n` being the occurrences since the
+    /// last line (this one included).
+    func record(_ message: (Int) -> String) {
+        let now = ContinuousClock.now
+        let due = state.withLock { state -> Int? in
+            state.unlogged += 1
+            if let last = state.lastLine, now - last < .seconds(intervalSeconds) { return nil }
+            state.lastLine = now
+            defer { state.unlogged = 0 }
+            return state.unlogged
+        }
+        if let count = due { Log.shared.warning(message(count)) }
+    }
+}

@@ -1,0 +1,184 @@
+import UVLoop
+
+/// The subscribers and version waiters of one store on one event loop, and the deliveries on their way to them.
+///
+/// The store hands each change (and each event) to ``enqueue(_:)``; one drain job at a time takes everything queued
+/// as a *round* (``DeliveryRound``) and walks the round's subscribers in slices (see `StoreFanout+Delivery.swift`),
+/// giving each subscriber all of the round's messages for its channel, in stream order, before the next subscriber.
+/// A round ends before the next one starts, so a later version never overtakes an earlier one on this loop.
+///
+/// ## Thread safety
+/// ``enqueue(_:)`` and ``isDelivering`` may be called from any thread (their queue has its own lock); `active` is
+/// guarded by the owning ``StoreFanout``'s lock; everything else is confined to `loop`.
+final class FanoutShard: @unchecked Sendable {
+    let loop: EventLoop
+    /// By channel, so a change looks each channel up once.
+    var subscribers: [StreamChannel: [ObjectIdentifier: any StreamSubscriber]] = [:]
+    var waiters: [VersionWaiter] = []
+    var active = 0
+    /// How many subscribers ever left: a round that began at another count checks that each one is still here.
+    private(set) var removals = 0
+    /// The round being delivered, if any.
+    var round: DeliveryRound?
+    /// The newest version whose round has been delivered (0 before the first).
+    var deliveredVersion: UInt64 = 0
+    /// Work that must follow the delivery of a version (acks), in the order given.
+    private var afterDelivery: [(version: UInt64, body: () -> Void)] = []
+    /// Deliveries not yet taken by a round, and whether a drain job is queued or running.
+    private let queue = LockedValue(Queue())
+
+    private struct Queue: Sendable {
+        var deliveries: [FanoutDelivery] = []
+        var draining = false
+    }
+
+    init(loop: EventLoop) { self.loop = loop }
+
+    /// Whether `subscriber` (of `channel`) is still here.
+    func contains(_ id: ObjectIdentifier, of channel: StreamChannel) -> Bool {
+        subscribers[channel]?[id] != nil
+    }
+
+    /// Removes `subscriber`; false when it was not here.
+    func remove(_ subscriber: any StreamSubscriber) -> Bool {
+        let channel = subscriber.channel
+        guard subscribers[channel]?.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return false }
+        if subscribers[channel]?.isEmpty == true { subscribers[channel] = nil }
+        removals += 1
+        return true
+    }
+
+    // MARK: The delivery queue
+
+    /// Queues `delivery` (any thread). True when no drain job is queued or running: the caller must start one.
+    func enqueue(_ delivery: FanoutDelivery) -> Bool {
+        queue.withLock { queue in
+            queue.deliveries.append(delivery)
+            if queue.draining { return false }
+            queue.draining = true
+            return true
+        }
+    }
+
+    /// Takes every queued delivery (drain job only). When none is left the drain ends, under the same lock, so an
+    /// ``enqueue(_:)`` racing with it starts the next one.
+    func takeQueued() -> [FanoutDelivery] {
+        queue.withLock { queue in
+            if queue.deliveries.isEmpty { queue.draining = false }
+            var taken: [FanoutDelivery] = []
+            swap(&taken, &queue.deliveries)
+            return taken
+        }
+    }
+
+    /// True while deliveries are queued or being delivered (any thread).
+    var isDelivering: Bool { queue.withLock { $0.draining } }
+
+    /// Runs `body` once the deliveries queued so far reached this loop's subscribers at least up to `version`, after
+    /// the work queued before it; at once when nothing waits (loop thread).
+    func afterDelivery(of version: UInt64, _ body: @escaping () -> Void) {
+        if afterDelivery.isEmpty, version <= deliveredVersion || !isDelivering { return body() }
+        afterDelivery.append((version, body))
+    }
+
+    /// Runs the queued work that waited for versions up to `version` (loop thread).
+    func runAfterDelivery(upTo version: UInt64) {
+        var done = 0
+        while done < afterDelivery.count, afterDelivery[done].version <= version {
+            let body = afterDelivery[done].body
+            done += 1
+            body()
+        }
+        if done > 0 { afterDelivery.removeFirst(done) }
+    }
+}
+
+/// One change or broadcast on its way to a shard's subscribers.
+enum FanoutDelivery: Sendable {
+    /// A new version: one message per channel that sees a change (none at all still wakes version waiters).
+    case change(version: UInt64, messages: [StreamChannel: StreamMessage])
+    /// A message for every subscriber whatever its channel (an event, the store's deletion).
+    case broadcast(StreamMessage)
+
+    /// What a subscriber of `channel` gets.
+    func message(for channel: StreamChannel) -> StreamMessage? {
+        switch self {
+        case .change(_, let messages): messages[channel]
+        case .broadcast(let message): message
+        }
+    }
+
+    var version: UInt64? {
+        if case .change(let version, _) = self { return version }
+        return nil
+    }
+
+    /// Frames the messages before several loops read them.
+    func prepareForSharing() {
+        switch self {
+        case .change(_, let messages): for message in messages.values { message.prepareForSharing() }
+        case .broadcast(let message): message.prepareForSharing()
+        }
+    }
+}
+
+/// What one drain of a shard delivers: the deliveries taken at once, by channel, to the subscribers there when the
+/// round began (a subscriber that joins later got a newer snapshot; one that leaves is skipped).
+///
+/// ## Thread safety
+/// Loop-confined, like its shard.
+final class DeliveryRound {
+    struct Group {
+        let channel: StreamChannel
+        /// This channel's messages of the round, in stream order.
+        let messages: [StreamMessage]
+        /// A copy of the channel's subscribers (copy-on-write: free unless the shard changes during the round).
+        let subscribers: [ObjectIdentifier: any StreamSubscriber]
+    }
+
+    let groups: [Group]
+    /// The newest version among the deliveries (nil: events only).
+    let newestVersion: UInt64?
+    /// The shard's removal count when the round began.
+    let removalsAtStart: Int
+    /// Where the next slice starts.
+    private var group = 0
+    private var next: Dictionary<ObjectIdentifier, any StreamSubscriber>.Index?
+
+    init(_ deliveries: [FanoutDelivery], of shard: FanoutShard) {
+        var groups: [Group] = []
+        for (channel, members) in shard.subscribers {
+            let messages = deliveries.compactMap { $0.message(for: channel) }
+            if !messages.isEmpty { groups.append(Group(channel: channel, messages: messages, subscribers: members)) }
+        }
+        self.groups = groups
+        newestVersion = deliveries.lazy.compactMap(\.version).max()
+        removalsAtStart = shard.removals
+        next = groups.first?.subscribers.startIndex
+    }
+
+    /// Delivers the round's messages to more subscribers of `shard`, about `limit` messages in all (at least one
+    /// subscriber's); true when the round is done.
+    func deliverSlice(_ limit: Int, in shard: FanoutShard) -> Bool {
+        var left = limit
+        while group < groups.count {
+            let current = groups[group]
+            var index = next ?? current.subscribers.startIndex
+            while index != current.subscribers.endIndex {
+                if left <= 0 {
+                    next = index
+                    return false
+                }
+                left -= current.messages.count
+                let (id, subscriber) = current.subscribers[index]
+                index = current.subscribers.index(after: index)
+                // Skip one that left since the round began (a closed socket, a /ws `unsubscribe`).
+                if shard.removals != removalsAtStart, !shard.contains(id, of: current.channel) { continue }
+                for message in current.messages { subscriber.deliver(message) }
+            }
+            group += 1
+            next = nil
+        }
+        return true
+    }
+}

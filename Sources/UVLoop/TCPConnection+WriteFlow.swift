@@ -1,0 +1,106 @@
+internal import CLibUV
+
+/// Flow-control thresholds of one connection's writes, and its write-stall timeout.
+///
+/// ## Thread safety
+/// A value type (`Sendable`); a connection's copy is read and set on its loop's thread only.
+public struct WriteLimits: Sendable, Equatable {
+    /// Unsent bytes above which the connection is write-paused. Default 1 MiB (1,048,576 bytes).
+    public var highWaterBytes: Int
+    /// Unsent bytes at or below which a paused connection is writable again (``TCPConnection/onWritable``).
+    /// Default 512 KiB (half the high-water mark).
+    public var lowWaterBytes: Int
+    /// A connection with bytes waiting in libuv's write queue whose queue did not shrink for this long (the peer
+    /// reads nothing) is closed, ms; 0 turns the watch off. Checked every quarter of it, so a stalled connection
+    /// goes after 1 to 1.25 times this. Default 0 (the Statehouse server sets `timeouts.writeStallMs`).
+    public var stallTimeoutMs: Int
+
+    /// - Parameters:
+    ///   - highWaterBytes: bytes, at least 1.
+    ///   - lowWaterBytes: bytes, at most `highWaterBytes`; nil: half of `highWaterBytes`.
+    ///   - stallTimeoutMs: milliseconds, 0 for none.
+    public init(highWaterBytes: Int = 1_048_576, lowWaterBytes: Int? = nil, stallTimeoutMs: Int = 0) {
+        self.highWaterBytes = max(highWaterBytes, 1)
+        self.lowWaterBytes = min(lowWaterBytes ?? highWaterBytes / 2, self.highWaterBytes)
+        self.stallTimeoutMs = max(stallTimeoutMs, 0)
+    }
+}
+
+extension TCPConnection {
+    /// Whether the connection is above its high-water mark (see ``WriteLimits``): its owner should produce nothing
+    /// more, and read nothing more, until ``onWritable`` is called.
+    enum WriteFlow { case writable, paused }
+
+    /// The write-stall watch: one repeating timer, running only while bytes wait in libuv's write queue.
+    ///
+    /// libuv reports a `uv_write` only when all of it is written; its write queue size (`write_queue_size`) shows
+    /// partial progress. Each tick compares the bytes libuv has written so far (``TCPConnection/handedBytes`` minus
+    /// that queue) with the last tick's: no change for `stallTimeoutMs` means the peer reads nothing.
+    struct StallWatch {
+        var timer: LoopTimer?
+        var isWatching = false
+        /// Bytes libuv had written at the last tick.
+        var writtenMark: UInt64 = 0
+        /// When ``writtenMark`` last changed (or the watch began), loop milliseconds.
+        var progressAt: UInt64 = 0
+    }
+
+    /// True while more than ``WriteLimits/highWaterBytes`` wait unsent, until they fall to
+    /// ``WriteLimits/lowWaterBytes`` (then ``onWritable`` is called).
+    public var isWritePaused: Bool { writeFlow == .paused }
+
+    /// Whether every byte of the stream up to `offset` (a value of ``acceptedBytes`` taken after a write) has been
+    /// sent: handed to the kernel, and sent by it (not held for the peer's receive window: `SIOCOUTQNSD`).
+    /// Conservative: a write libuv has taken only in part counts as unsent. One `ioctl` per call.
+    public func hasSent(upTo offset: UInt64) -> Bool {
+        let handed = acceptedBytes &- UInt64(unsentBytes)  // at most what the kernel was given
+        let heldByKernel = UInt64(max(cuv_tcp_kernel_unsent_bytes(handle), 0))
+        return handed >= heldByKernel && handed - heldByKernel >= offset
+    }
+
+    /// A paused connection whose unsent bytes fell to the low-water mark is writable again; its owner hears of it.
+    func resumeIfDrained() {
+        guard writeFlow == .paused, unsentBytes <= writeLimits.lowWaterBytes else { return }
+        writeFlow = .writable
+        if state == .open { onWritable?() }
+    }
+
+    /// Bytes libuv has written of what it was handed (monotonic).
+    private var libuvWrittenBytes: UInt64 { handedBytes &- UInt64(uv_stream_get_write_queue_size(stream)) }
+
+    /// Starts the stall watch when bytes begin to wait in libuv (not on every write).
+    func startStallWatch() {
+        let stallMs = writeLimits.stallTimeoutMs
+        guard stallMs > 0 else { return }
+        stallWatch.isWatching = true
+        stallWatch.writtenMark = libuvWrittenBytes
+        stallWatch.progressAt = loop.now
+        let tick = UInt64(max(stallMs / 4, 1))
+        if let timer = stallWatch.timer { return timer.start(delayMs: tick, repeatMs: tick) }
+        let timer = LoopTimer(loop: loop)
+        stallWatch.timer = timer
+        // The timer is closed with the connection (`closeHandle`), so it never fires for a connection that is gone.
+        timer.start(delayMs: tick, repeatMs: tick) { [unowned self] in checkStall() }
+    }
+
+    /// One tick: the queue emptied (the watch stops), shrank (progress), or stood still for `stallTimeoutMs` (the
+    /// connection is closed, its owner told once through ``onWriteStall``).
+    private func checkStall() {
+        guard pendingWriteCount > 0, state == .open || state == .draining else {
+            stallWatch.isWatching = false
+            stallWatch.timer?.stop()
+            return
+        }
+        let written = libuvWrittenBytes
+        let now = loop.now
+        if written != stallWatch.writtenMark {
+            stallWatch.writtenMark = written
+            stallWatch.progressAt = now
+        } else if now &- stallWatch.progressAt >= UInt64(writeLimits.stallTimeoutMs) {
+            let report = onWriteStall
+            onWriteStall = nil
+            report?(unsentBytes)
+            closeHandle()
+        }
+    }
+}

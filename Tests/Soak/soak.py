@@ -17,7 +17,7 @@ import time
 
 from soak_support import (
     Checks, HTTPClient, Server, WebSocketClient, close_code, connect, healthy, open_many_websockets, percentile,
-    raise_own_fd_limit, request_bytes, wait_until_read)
+    raise_own_fd_limit, recv_nonblocking, request_bytes, wait_until_read)
 
 MIB = 1 << 20
 
@@ -273,12 +273,9 @@ def fd_limit(checks, binary):
                     sockets[fd][2] = True
                     poller.modify(fd, select.EPOLLIN)
                     continue
-                try:
-                    chunk = sock.recv(65536)
-                except BlockingIOError:
+                chunk = recv_nonblocking(sock)
+                if chunk is None:
                     continue
-                except OSError:
-                    chunk = b""
                 if chunk:
                     sockets[fd][1] += chunk
                     continue

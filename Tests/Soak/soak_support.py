@@ -369,12 +369,9 @@ def open_many_websockets(port, path, count, deadline_s):
                 poller.modify(fd, select.EPOLLIN)
                 continue
             if events & select.EPOLLIN:
-                try:
-                    chunk = sock.recv(65536)
-                except BlockingIOError:
+                chunk = recv_nonblocking(sock)
+                if chunk is None:
                     continue
-                except OSError:
-                    chunk = b""
                 if not chunk:
                     poller.unregister(fd)
                     del pending[fd]
@@ -392,6 +389,16 @@ def open_many_websockets(port, path, count, deadline_s):
         entry[0].close()
     poller.close()
     return opened
+
+
+def recv_nonblocking(sock):
+    """Bytes from a non-blocking socket: b"" at EOF or on an error (reset), None when nothing is there yet."""
+    try:
+        return sock.recv(65536)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
 
 
 def percentile(values, fraction):

@@ -75,7 +75,6 @@ extension TCPConnection {
             .toOpaque()
         pendingWriteCount += 1
         pendingWriteBytes += remaining
-        handedBytes &+= UInt64(remaining)
         // libuv copies the vectors into the request; the buffers stay alive in the WriteContext.
         let status = uv_write(request, stream, rest, UInt32(restCount)) { request, status in
             guard let request else { return }

@@ -34,12 +34,13 @@ extension TCPConnection {
     /// The write-stall watch: one repeating timer, running only while bytes wait in libuv's write queue.
     ///
     /// libuv reports a `uv_write` only when all of it is written; its write queue size (`write_queue_size`) shows
-    /// partial progress. Each tick compares the bytes libuv has written so far (``TCPConnection/handedBytes`` minus
-    /// that queue) with the last tick's: no change for `stallTimeoutMs` means the peer reads nothing.
+    /// partial progress, and the kernel's unsent count (`SIOCOUTQNSD`) shows what the peer took of that. Each tick
+    /// compares the bytes sent to the peer so far with the last tick's: no change for `stallTimeoutMs` means the peer
+    /// reads nothing.
     struct StallWatch {
         var timer: LoopTimer?
         var isWatching = false
-        /// Bytes libuv had written at the last tick.
+        /// Bytes sent to the peer at the last tick (``deliveredBytes``).
         var writtenMark: UInt64 = 0
         /// When ``writtenMark`` last changed (or the watch began), loop milliseconds.
         var progressAt: UInt64 = 0
@@ -65,15 +66,22 @@ extension TCPConnection {
         if state == .open { onWritable?() }
     }
 
-    /// Bytes libuv has written of what it was handed (monotonic).
-    private var libuvWrittenBytes: UInt64 { handedBytes &- UInt64(uv_stream_get_write_queue_size(stream)) }
+    /// Bytes of the stream the kernel has sent to the peer: those it was given (by `uv_try_write` or libuv's queue)
+    /// less those it still holds unsent (`SIOCOUTQNSD`). It grows whenever the peer reads, even while libuv waits to write more (the
+    /// kernel's send buffer, megabytes on loopback, frees room only in large steps, which a slow reader can take
+    /// longer than the stall timeout to make).
+    private var deliveredBytes: UInt64 {
+        // Everything accepted, less what waits in the outbox or in libuv's queue: what the kernel was given.
+        let given = acceptedBytes &- UInt64(outboxBytes) &- UInt64(uv_stream_get_write_queue_size(stream))
+        return given &- UInt64(max(cuv_tcp_kernel_unsent_bytes(handle), 0))
+    }
 
     /// Starts the stall watch when bytes begin to wait in libuv (not on every write).
     func startStallWatch() {
         let stallMs = writeLimits.stallTimeoutMs
         guard stallMs > 0 else { return }
         stallWatch.isWatching = true
-        stallWatch.writtenMark = libuvWrittenBytes
+        stallWatch.writtenMark = deliveredBytes
         stallWatch.progressAt = loop.now
         let tick = UInt64(max(stallMs / 4, 1))
         if let timer = stallWatch.timer { return timer.start(delayMs: tick, repeatMs: tick) }
@@ -91,7 +99,7 @@ extension TCPConnection {
             stallWatch.timer?.stop()
             return
         }
-        let written = libuvWrittenBytes
+        let written = deliveredBytes
         let now = loop.now
         if written != stallWatch.writtenMark {
             stallWatch.writtenMark = written

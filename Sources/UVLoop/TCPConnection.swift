@@ -39,8 +39,6 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     @exclusivity(unchecked) public var writeLimits = WriteLimits()
     /// Bytes ever accepted by ``write(_:)`` (a stream offset, see ``hasSent(upTo:)``).
     @exclusivity(unchecked) public internal(set) var acceptedBytes: UInt64 = 0
-    /// Bytes ever handed to `uv_write` (the stall watch subtracts libuv's write queue from it).
-    @exclusivity(unchecked) var handedBytes: UInt64 = 0
     @exclusivity(unchecked) var stallWatch = StallWatch()
 
     /// Bytes handed to libuv and not yet written.

@@ -47,8 +47,10 @@ extension HTTPSession {
         case .reduced:
             action.submit { [answer] reply in answer.completed(.reduced(reply)) }
         case .settled(let timeout):
-            answerAtShutdown = { [unowned self] in
-                send(Self.shuttingDown(store, "before the effects of this action finished (it is reduced before the store stops)"),
+            // Held before submitting (a store on this loop may answer inside submit); answered at once when shutting
+            // down or the client is gone, and the action is submitted all the same.
+            _ = holdLongPoll { [unowned self] why in
+                send(Self.cutShort(why, store, "before the effects of this action finished (it is reduced all the same)"),
                     keepAlive: false, headOnly: false)
             }
             action.submitAndSettle(timeout) { [answer] outcome in
@@ -56,11 +58,6 @@ extension HTTPSession {
                 case .settled(let reply): answer.completed(.reduced(reply))
                 case .timedOut(let reply): answer.completed(.timedOut(reply))
                 }
-            }
-            // Arrived during shutdown: nobody will call goAway again, so the wait is cut short now.
-            if context.isShuttingDown, let cutShort = answerAtShutdown {
-                answerAtShutdown = nil
-                cutShort()
             }
         }
     }

@@ -52,16 +52,14 @@ extension HTTPSession {
             send(Self.epochMismatch(store, epoch: epoch, version: minVersion), keepAlive: request.keepAlive, headOnly: headOnly)
             return
         }
-        if context.isShuttingDown, store.fanout.newest.version < minVersion {
-            return send(Self.shuttingDown(store, "before the store reached version \(minVersion)"), keepAlive: false, headOnly: headOnly)
-        }
         state = .busy
-        answerAtShutdown = { [unowned self] in
-            send(Self.shuttingDown(store, "before the store reached version \(minVersion)"), keepAlive: false, headOnly: headOnly)
+        let held = store.fanout.newest.version >= minVersion || holdLongPoll { [unowned self] why in
+            send(Self.cutShort(why, store, "before the store reached version \(minVersion)"), keepAlive: false, headOnly: headOnly)
         }
+        guard held else { return }
         store.fanout.waitForVersion(minVersion, timeoutMs: options.timeoutMs, on: context.loop) { [self] reached in
-            guard state == .busy else { return }  // answered already (shutdown)
-            answerAtShutdown = nil
+            guard state == .busy else { return }  // answered already (shutdown, client gone)
+            cutShort = nil
             send(readResponse(request, store, options, reached: reached), keepAlive: request.keepAlive, headOnly: headOnly)
             processNext()
         }
@@ -79,14 +77,42 @@ extension HTTPSession {
             fields: [HTTPField(name: "ETag", value: newest.entityTag)])
     }
 
-    /// 503 `shutting_down` with the state now, for a long poll cut short by shutdown (`what` says what it waited for).
-    static func shuttingDown(_ store: any HostedStore, _ what: String) -> HTTPResponse {
+    /// Keeps `cut` for answering the long poll now being waited for (state `busy`), or calls it at once when the
+    /// wait could never end well: the server is shutting down (nobody will call ``goAway()`` again) or the client has
+    /// closed its side. Returns whether the wait goes on.
+    func holdLongPoll(_ cut: @escaping (LongPollCut) -> Void) -> Bool {
+        if context.isShuttingDown || peerClosed {
+            cut(context.isShuttingDown ? .shutdown : .peerClosed)
+            return false
+        }
+        cutShort = cut
+        return true
+    }
+
+    /// Answers the waiting long poll, if any, at once (``LongPollCut``).
+    func cutLongPoll(_ why: LongPollCut) {
+        guard let cut = cutShort else { return }
+        cutShort = nil
+        cut(why)
+    }
+
+    /// The answer of a long poll cut short, with the state now (`what` says what it waited for): 503 `shutting_down`
+    /// with `Retry-After`, or 408 `client_closed`.
+    static func cutShort(_ why: LongPollCut, _ store: any HostedStore, _ what: String) -> HTTPResponse {
         let newest = store.fanout.newest
-        let message = "The server is shutting down \(what); this is its state now. Retry once it is back."
         let reply = StateReply(version: newest.version, state: newest.json)
-        return Responses.json(
-            503, Envelope.withError(code: "shutting_down", message: message, store: store.name, reply),
-            fields: [HTTPField(name: "ETag", value: newest.entityTag), HTTPField(name: "Retry-After", value: "5")])
+        let tag = HTTPField(name: "ETag", value: newest.entityTag)
+        switch why {
+        case .shutdown:
+            let message = "The server is shutting down \(what); this is its state now. Retry once it is back."
+            return Responses.json(
+                503, Envelope.withError(code: "shutting_down", message: message, store: store.name, reply),
+                fields: [tag, HTTPField(name: "Retry-After", value: "5")])
+        case .peerClosed:
+            let message = "The client closed its side of the connection \(what); this is the state now. Keep the "
+                + "connection open while a long poll waits."
+            return Responses.json(408, Envelope.withError(code: "client_closed", message: message, store: store.name, reply), fields: [tag])
+        }
     }
 
     private func readResponse(_ request: HTTPRequest, _ store: any HostedStore, _ options: ReadRequest, reached: Bool) -> HTTPResponse {

@@ -33,6 +33,7 @@ extension HTTPSession {
     func peerEnded() {
         peerClosed = true
         queue += parser.finish()
+        if state == .busy { cutLongPoll(.peerClosed) }
         if state == .idle, queuedCount == 0 { closeAfterPeerEnded() } else { processNext() }
     }
 

@@ -76,7 +76,7 @@ extension HTTPSession {
     /// Sends the response to the request the session is busy with, then takes the next one.
     func finish(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool = false) {
         guard state == .busy else { return }
-        answerAtShutdown = nil
+        cutShort = nil
         send(response, keepAlive: keepAlive, headOnly: headOnly)
         processNext()
     }

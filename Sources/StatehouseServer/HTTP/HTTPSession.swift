@@ -47,8 +47,18 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     @exclusivity(unchecked) var currentOrigin: String?
     /// The last store looked up by name (requests on one connection tend to address the same store).
     @exclusivity(unchecked) var storeMemo: StoreRegistry.Memo?
-    /// While a long poll (`min_version`, `wait=settled`) waits: answers it at once with the state now (shutdown).
-    var answerAtShutdown: (() -> Void)?
+    /// While a long poll (`min_version`, `wait=settled`) waits: answers it at once with the state now, when the
+    /// server shuts down or the client closes its side (see ``holdLongPoll(_:)``).
+    var cutShort: ((LongPollCut) -> Void)?
+
+    /// Why a waiting long poll is answered before its wait is over.
+    enum LongPollCut {
+        /// The server is shutting down: 503 `shutting_down`.
+        case shutdown
+        /// The client closed its side of the connection (EOF): 408 `client_closed`, then the connection closes, so a
+        /// client gone for good frees its connection at once instead of after `timeout_ms`.
+        case peerClosed
+    }
 
     /// What the connection is waiting for, and so which timeout runs.
     enum TimerPhase { case none, idle, head, body }
@@ -85,10 +95,7 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         case .idle where queuedCount == 0: close()
         case .idle, .busy:
             context.isShuttingDown = true  // the current or next response carries Connection: close
-            if state == .busy, let answer = answerAtShutdown {
-                answerAtShutdown = nil
-                answer()
-            }
+            if state == .busy { cutLongPoll(.shutdown) }
         case .closing, .upgraded: break
         }
     }
@@ -98,7 +105,8 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     /// Writes a response and moves to `idle` (or `closing` when the connection cannot be reused).
     func send(_ response: HTTPResponse, keepAlive requested: Bool, headOnly: Bool) {
         guard state == .idle || state == .busy else { return }
-        let keepAlive = requested && !context.isShuttingDown && !peerClosed
+        // A peer that half-closed still gets an answer to every request it sent complete, in order; the last closes.
+        let keepAlive = requested && !context.isShuttingDown && !(peerClosed && queuedCount == 0)
         Log.shared.debug("http \(current.method.isEmpty ? "" : "\(current.method) \(current.path)")\(current.note) → \(response.status)\(keepAlive ? "" : ", closing")")
         var response = response
         if currentOrigin != nil { response.fields += corsFields }

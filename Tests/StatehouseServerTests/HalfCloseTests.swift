@@ -8,6 +8,13 @@ extension ServerTests {
     /// answered, in order, and a long poll it left frees its connection at once (found by a hostile trial: both used
     /// to be lost or held).
     @Suite struct HalfCloseTests {
+        /// libuv handles open on all of the server's loops (listeners, connections, timers).
+        static func openHandles(_ server: TestServer) -> Int {
+            server.server.contexts.reduce(0) { total, context in
+                total + ((try? context.loop.submitAndWait { context.loop.openHandleCount }) ?? 0)
+            }
+        }
+
         /// RFC 9112 §9.6: 10 pipelined POSTs, then FIN: all 10 are reduced and answered before the server closes.
         @Test func pipelinedActionsBeforeAHalfCloseAreAllAnswered() async throws {
             try await TestServer.with { server in
@@ -35,6 +42,7 @@ extension ServerTests {
         ])
         func aLongPollWhoseClientClosedFreesItsConnection(request: String) async throws {
             try await TestServer.with { server in
+                let handlesBefore = Self.openHandles(server)
                 let socket = try TestSocket(port: server.port)
                 defer { socket.close() }
                 try socket.send(request)
@@ -43,6 +51,8 @@ extension ServerTests {
                 #expect(reply.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
                 #expect(reply.contains(#""code":"client_closed""#))
                 #expect(try await WriteBackpressureTests.eventually(within: .seconds(5)) { server.server.sessionCount() == 0 })
+                // Nothing of the wait is left: no connection, no timer (a min_version waiter's timer closes with it).
+                #expect(try await WriteBackpressureTests.eventually(within: .seconds(5)) { Self.openHandles(server) == handlesBefore })
             }
         }
     }

@@ -53,11 +53,13 @@ extension HTTPSession {
             return
         }
         state = .busy
+        var waiter: VersionWaiter?
         let held = store.fanout.newest.version >= minVersion || holdLongPoll { [unowned self] why in
             send(Self.cutShort(why, store, "before the store reached version \(minVersion)"), keepAlive: false, headOnly: headOnly)
+            if let waiter { store.fanout.abandon(waiter, on: context.loop) }  // its timer goes now, not at timeout_ms
         }
         guard held else { return }
-        store.fanout.waitForVersion(minVersion, timeoutMs: options.timeoutMs, on: context.loop) { [self] reached in
+        waiter = store.fanout.waitForVersion(minVersion, timeoutMs: options.timeoutMs, on: context.loop) { [self] reached in
             guard state == .busy else { return }  // answered already (shutdown, client gone)
             cutShort = nil
             send(readResponse(request, store, options, reached: reached), keepAlive: request.keepAlive, headOnly: headOnly)

@@ -162,8 +162,13 @@ final class StoreFanout: @unchecked Sendable {
     // MARK: Version waiters (the waiting session's loop thread)
 
     /// Calls `done(true)` on `loop` once the version is at least `version`, or `done(false)` after `timeoutMs`.
-    func waitForVersion(_ version: UInt64, timeoutMs: Int, on loop: EventLoop, done: @escaping (Bool) -> Void) {
-        if newest.version >= version { return done(true) }
+    /// - Returns: the waiter, for ``abandon(_:on:)``; nil when `done` has run already.
+    @discardableResult
+    func waitForVersion(_ version: UInt64, timeoutMs: Int, on loop: EventLoop, done: @escaping (Bool) -> Void) -> VersionWaiter? {
+        if newest.version >= version {
+            done(true)
+            return nil
+        }
         let timer = LoopTimer(loop: loop)
         let waiter = VersionWaiter(version: version, timer: timer, done: done)
         let shard = lock.withLock { () -> FanoutShard in
@@ -174,11 +179,22 @@ final class StoreFanout: @unchecked Sendable {
         }
         shard.waiters.append(waiter)
         // A change recorded between the check above and joining the shard sent no job here: look again.
-        if newest.version >= version { return finish(waiter, in: shard, reached: true) }
+        if newest.version >= version {
+            finish(waiter, in: shard, reached: true)
+            return nil
+        }
         timer.start(delayMs: UInt64(timeoutMs)) { [weak self, weak waiter] in
             guard let self, let waiter else { return }
             finish(waiter, in: shard, reached: false)
         }
+        return waiter
+    }
+
+    /// Ends a wait whose request was answered otherwise (shutdown, client gone) now, not at its timeout: its timer is
+    /// closed and `done(false)` runs. On `loop`, the waiter's; a finished waiter is ignored.
+    func abandon(_ waiter: VersionWaiter, on loop: EventLoop) {
+        let shard = lock.withLock { shardOf(loop) }
+        finish(waiter, in: shard, reached: false)
     }
 
     func wakeWaiters(in shard: FanoutShard, version: UInt64) {

@@ -55,6 +55,39 @@ struct WriteFlowTests {
         #expect(log.suffix(2) == ["stall", "closed"])
         #expect(read < 16 << 20)
     }
+
+    /// A peer that reads slowly but steadily is not stalled, though the kernel's send buffer frees room only in large
+    /// steps (libuv's queue then stands still for longer than the stall timeout): progress counts what the kernel
+    /// sent to the peer (found by a hostile trial: such a reader was closed as one that reads nothing).
+    @Test func aSlowSteadyReaderIsNotClosedAsStalled() throws {
+        signal(SIGPIPE, SIG_IGN)  // as the server does: the loop still writes when the test's socket closes
+        let loop = try EventLoop()
+        loop.start()
+        defer { loop.stop() }
+        let events = EventRecord()
+        let chunk = OutboundBuffer([UInt8](repeating: 0x62, count: 65_536))
+        let port = try loop.submitAndWait {
+            try TCPListener(loop: loop, host: "127.0.0.1", port: 0) { connection in
+                connection.writeLimits = WriteLimits(highWaterBytes: 64 << 20, stallTimeoutMs: 300)
+                for _ in 0..<128 { connection.write(chunk) }  // 8 MiB queued at once
+                connection.onWriteStall = { _ in events.append("stall") }
+                connection.onClosed = { events.append("closed") }
+                events.append("queued")
+            }.port
+        }
+        let socket = try TestSocket(port: UInt16(port), receiveBufferBytes: 16_384)
+        defer { socket.close() }
+        #expect(try events.waitUntil(within: .seconds(5)) { $0.contains("queued") })
+        // About 400 KB/s for 2 s (the pace is the client under test, not a synchronisation): far from 8 MiB.
+        let readingEnds = ContinuousClock.now + .seconds(2)
+        var read = 0
+        while ContinuousClock.now < readingEnds {
+            read += try socket.receive(upTo: 8_192, deadline: .now + .seconds(1)).count
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(!events.snapshot.contains("stall"), "closed as stalled after \(read) bytes read: \(events.snapshot)")
+        #expect(read < 8 << 20)
+    }
 }
 
 /// Lines recorded on the loop thread, read by the test (tests only).

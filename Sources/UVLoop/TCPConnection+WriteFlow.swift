@@ -10,7 +10,7 @@ public struct WriteLimits: Sendable, Equatable {
     /// Unsent bytes at or below which a paused connection is writable again (``TCPConnection/onWritable``).
     /// Default 512 KiB (half the high-water mark).
     public var lowWaterBytes: Int
-    /// A connection with bytes waiting in libuv's write queue whose queue did not shrink for this long (the peer
+    /// A connection with bytes waiting in libuv's write queue that sent the peer nothing for this long (the peer
     /// reads nothing) is closed, ms; 0 turns the watch off. Checked every quarter of it, so a stalled connection
     /// goes after 1 to 1.25 times this. Default 0 (the Statehouse server sets `timeouts.writeStallMs`).
     public var stallTimeoutMs: Int
@@ -40,9 +40,9 @@ extension TCPConnection {
     struct StallWatch {
         var timer: LoopTimer?
         var isWatching = false
-        /// Bytes sent to the peer at the last tick (``deliveredBytes``).
-        var writtenMark: UInt64 = 0
-        /// When ``writtenMark`` last changed (or the watch began), loop milliseconds.
+        /// Bytes sent to the peer at the last tick (``sentBytes``).
+        var sentMark: UInt64 = 0
+        /// When ``sentMark`` last changed (or the watch began), loop milliseconds.
         var progressAt: UInt64 = 0
     }
 
@@ -51,13 +51,8 @@ extension TCPConnection {
     public var isWritePaused: Bool { writeFlow == .paused }
 
     /// Whether every byte of the stream up to `offset` (a value of ``acceptedBytes`` taken after a write) has been
-    /// sent: handed to the kernel, and sent by it (not held for the peer's receive window: `SIOCOUTQNSD`).
-    /// Conservative: a write libuv has taken only in part counts as unsent. One `ioctl` per call.
-    public func hasSent(upTo offset: UInt64) -> Bool {
-        let handed = acceptedBytes &- UInt64(unsentBytes)  // at most what the kernel was given
-        let heldByKernel = UInt64(max(cuv_tcp_kernel_unsent_bytes(handle), 0))
-        return handed >= heldByKernel && handed - heldByKernel >= offset
-    }
+    /// sent: handed to the kernel, and sent by it (not held for the peer's receive window). One `ioctl` per call.
+    public func hasSent(upTo offset: UInt64) -> Bool { sentBytes >= offset }
 
     /// A paused connection whose unsent bytes fell to the low-water mark is writable again; its owner hears of it.
     func resumeIfDrained() {
@@ -66,14 +61,14 @@ extension TCPConnection {
         if state == .open { onWritable?() }
     }
 
-    /// Bytes of the stream the kernel has sent to the peer: those it was given (by `uv_try_write` or libuv's queue)
-    /// less those it still holds unsent (`SIOCOUTQNSD`). It grows whenever the peer reads, even while libuv waits to write more (the
-    /// kernel's send buffer, megabytes on loopback, frees room only in large steps, which a slow reader can take
-    /// longer than the stall timeout to make).
-    private var deliveredBytes: UInt64 {
-        // Everything accepted, less what waits in the outbox or in libuv's queue: what the kernel was given.
+    /// Bytes of the stream the kernel has sent to the peer: those it was given (by `uv_try_write` or libuv's queue,
+    /// whose `write_queue_size` counts partial writes) less those it still holds unsent (`SIOCOUTQNSD`). It grows
+    /// whenever the peer reads, even while libuv waits to write more (the kernel's send buffer, megabytes on
+    /// loopback, frees room only in large steps, which a slow reader can take longer than the stall timeout to make).
+    private var sentBytes: UInt64 {
         let given = acceptedBytes &- UInt64(outboxBytes) &- UInt64(uv_stream_get_write_queue_size(stream))
-        return given &- UInt64(max(cuv_tcp_kernel_unsent_bytes(handle), 0))
+        let heldByKernel = UInt64(max(cuv_tcp_kernel_unsent_bytes(handle), 0))
+        return given >= heldByKernel ? given - heldByKernel : 0
     }
 
     /// Starts the stall watch when bytes begin to wait in libuv (not on every write).
@@ -81,7 +76,7 @@ extension TCPConnection {
         let stallMs = writeLimits.stallTimeoutMs
         guard stallMs > 0 else { return }
         stallWatch.isWatching = true
-        stallWatch.writtenMark = deliveredBytes
+        stallWatch.sentMark = sentBytes
         stallWatch.progressAt = loop.now
         let tick = UInt64(max(stallMs / 4, 1))
         if let timer = stallWatch.timer { return timer.start(delayMs: tick, repeatMs: tick) }
@@ -91,18 +86,18 @@ extension TCPConnection {
         timer.start(delayMs: tick, repeatMs: tick) { [unowned self] in checkStall() }
     }
 
-    /// One tick: the queue emptied (the watch stops), shrank (progress), or stood still for `stallTimeoutMs` (the
-    /// connection is closed, its owner told once through ``onWriteStall``).
+    /// One tick: the queue emptied (the watch stops), bytes reached the peer (progress), or none did for
+    /// `stallTimeoutMs` (the connection is closed, its owner told once through ``onWriteStall``).
     private func checkStall() {
         guard pendingWriteCount > 0, state == .open || state == .draining else {
             stallWatch.isWatching = false
             stallWatch.timer?.stop()
             return
         }
-        let written = deliveredBytes
+        let sent = sentBytes
         let now = loop.now
-        if written != stallWatch.writtenMark {
-            stallWatch.writtenMark = written
+        if sent != stallWatch.sentMark {
+            stallWatch.sentMark = sent
             stallWatch.progressAt = now
         } else if now &- stallWatch.progressAt >= UInt64(writeLimits.stallTimeoutMs) {
             let report = onWriteStall

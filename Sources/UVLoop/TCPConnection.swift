@@ -16,7 +16,7 @@ internal import CLibUV
 /// ```
 /// Writes are never refused: a paused connection still queues what it is given; its owner is expected to stop
 /// producing (and reading) until ``onWritable``. While bytes wait in libuv's write queue, one repeating timer
-/// watches it; a queue that did not shrink for `stallTimeoutMs` (the peer reads nothing) closes the connection,
+/// watches it; no byte reaching the peer for `stallTimeoutMs` (the peer reads nothing) closes the connection,
 /// whether it is open or draining (see `TCPConnection+WriteFlow.swift`).
 ///
 /// ## Thread safety

@@ -23,9 +23,15 @@ extension Server {
         }
     }
 
+    /// libuv handles open on every loop (listeners, connections, timers; each loop's door not counted).
+    func openHandleCount() -> Int { sumOverLoops { context in context.loop.openHandleCount } }
+
     private func sumOverSessions(_ value: @escaping @Sendable (any ServerSession) -> Int) -> Int {
-        contexts.reduce(0) { total, context in
-            total + ((try? context.loop.submitAndWait { context.sessions.values.reduce(0) { $0 + value($1) } }) ?? 0)
-        }
+        sumOverLoops { context in context.sessions.values.reduce(0) { $0 + value($1) } }
+    }
+
+    /// `value` of each loop's context, read on that loop, added up.
+    private func sumOverLoops(_ value: @escaping @Sendable (ServerContext) -> Int) -> Int {
+        contexts.reduce(0) { total, context in total + ((try? context.loop.submitAndWait { value(context) }) ?? 0) }
     }
 }

@@ -8,13 +8,6 @@ extension ServerTests {
     /// answered, in order, and a long poll it left frees its connection at once (found by a hostile trial: both used
     /// to be lost or held).
     @Suite struct HalfCloseTests {
-        /// libuv handles open on all of the server's loops (listeners, connections, timers).
-        static func openHandles(_ server: TestServer) -> Int {
-            server.server.contexts.reduce(0) { total, context in
-                total + ((try? context.loop.submitAndWait { context.loop.openHandleCount }) ?? 0)
-            }
-        }
-
         /// RFC 9112 §9.6: 10 pipelined POSTs, then FIN: all 10 are reduced and answered before the server closes.
         @Test func pipelinedActionsBeforeAHalfCloseAreAllAnswered() async throws {
             try await TestServer.with { server in
@@ -42,7 +35,7 @@ extension ServerTests {
         ])
         func aLongPollWhoseClientClosedFreesItsConnection(request: String) async throws {
             try await TestServer.with { server in
-                let handlesBefore = Self.openHandles(server)
+                let handlesBefore = server.server.openHandleCount()
                 let socket = try TestSocket(port: server.port)
                 defer { socket.close() }
                 try socket.send(request)
@@ -52,7 +45,7 @@ extension ServerTests {
                 #expect(reply.contains(#""code":"client_closed""#))
                 #expect(try await WriteBackpressureTests.eventually(within: .seconds(5)) { server.server.sessionCount() == 0 })
                 // Nothing of the wait is left: no connection, no timer (a min_version waiter's timer closes with it).
-                #expect(try await WriteBackpressureTests.eventually(within: .seconds(5)) { Self.openHandles(server) == handlesBefore })
+                #expect(try await WriteBackpressureTests.eventually(within: .seconds(5)) { server.server.openHandleCount() == handlesBefore })
             }
         }
     }

@@ -16,7 +16,7 @@ import threading
 import time
 
 from soak_support import (
-    Checks, HTTPClient, Server, WebSocketClient, close_code, connect, healthy, open_many_websockets, percentile,
+    Checks, HTTPClient, Server, WebSocketClient, close_code, closed_by_peer, connect, healthy, open_many_websockets, percentile,
     raise_own_fd_limit, recv_nonblocking, request_bytes, wait_until_read)
 
 MIB = 1 << 20
@@ -120,10 +120,8 @@ def pipelining(checks, binary):
         # The attackers read nothing: after writeStallMs (4 s) the server closes them.
         closed = 0
         for sock in attackers:
-            reader = HTTPClient.__new__(HTTPClient)
-            reader.sock, reader.buffer = sock, b""
             sock.setblocking(True)
-            if reader.is_closed_by_peer(timeout_s=15):
+            if closed_by_peer(sock, timeout_s=15):
                 closed += 1
             sock.close()
         checks.check(closed == len(attackers), f"pipelining: {closed} of {len(attackers)} stalled connections closed by the server")

@@ -189,23 +189,27 @@ class HTTPClient:
         self.buffer += chunk
 
     def is_closed_by_peer(self, timeout_s=5.0):
-        """True once the server has closed (EOF or reset) within the timeout; reads and drops any data meanwhile."""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.sock], [], [], 0.2)
-            if ready:
-                try:
-                    if not self.sock.recv(1 << 20):
-                        return True
-                except (ConnectionResetError, BrokenPipeError):
-                    return True
-        return False
+        return closed_by_peer(self.sock, timeout_s)
 
     def close(self):
         try:
             self.sock.close()
         except OSError:
             pass
+
+
+def closed_by_peer(sock, timeout_s=5.0):
+    """True once the server has closed `sock` (EOF or reset) within the timeout; reads and drops any data meanwhile."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([sock], [], [], 0.2)
+        if ready:
+            try:
+                if not sock.recv(1 << 20):
+                    return True
+            except (ConnectionResetError, BrokenPipeError):
+                return True
+    return False
 
 
 def healthy(port):

@@ -13,6 +13,8 @@ extension Store {
         let timeout: Duration
         /// Called once on the actor: settled, or timed out.
         let completion: @Sendable (Result<Snapshot<R.State>, SettleTimeout<R.State>>) -> Void
+        /// Journaled stores: called instead of `completion` when the action's batch could not be written.
+        var notWritten: (@Sendable (any Error) -> Void)? = nil
     }
 
     /// The bookkeeping of one open group.

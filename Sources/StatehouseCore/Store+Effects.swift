@@ -43,7 +43,7 @@ extension Store {
             start(make(), parent: parent)
         case .emit(let event):
             if let parent, !isLive(parent) { return }
-            deliverEvent(event)
+            emit(event)
         case .delay(let inner, let duration):
             if let parent, !isLive(parent) { return }
             let run = makeRun(parent: parent, effectID: nil, pending: 1)

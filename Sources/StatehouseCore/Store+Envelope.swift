@@ -32,6 +32,10 @@ extension Store {
         var settle: SettleRequest?
         /// Called on the actor right after handling with the snapshot, or with `nil` if dropped.
         var completion: (@Sendable (Snapshot<R.State>?) -> Void)?
+        /// Journaled stores: travels with the action into its ``JournalRecord`` (e.g. an idempotency key).
+        var note: (any AnyObject & Sendable)?
+        /// Journaled stores: called instead of `completion` when the batch holding the action could not be written.
+        var notWritten: (@Sendable (any Error) -> Void)?
     }
 
     /// Whether `envelope` must be dropped: its run was cancelled, or it is a top-level effect

@@ -23,10 +23,15 @@ extension Store {
 
     /// ``enqueue(_:completion:)`` for callers that take the drop themselves: `completion` gets `nil` when the
     /// action is dropped (its run cancelled, or the store stopped), so no wrapper closure is made per action.
+    ///
+    /// Journaled stores (see ``StoreJournal``): `note` travels with the action into its ``JournalRecord``, and
+    /// `notWritten`, when given, is called instead of `completion` if the action's batch could not be written.
     public nonisolated func enqueue(
-        _ action: R.Action, handledOrDropped completion: @escaping @Sendable (Snapshot<R.State>?) -> Void
+        _ action: R.Action, note: (any AnyObject & Sendable)? = nil,
+        handledOrDropped completion: @escaping @Sendable (Snapshot<R.State>?) -> Void,
+        notWritten: (@Sendable (any Error) -> Void)? = nil
     ) {
-        push(Envelope(payload: .action(action), completion: completion))
+        push(Envelope(payload: .action(action), completion: completion, note: note, notWritten: notWritten))
     }
 
     /// Enqueues `action` and suspends until it has been reduced.
@@ -67,6 +72,8 @@ extension Store {
     ///
     /// Never suspends: isolated code (an effect's hop to the actor) can run between slices, never inside one.
     func drain() {
+        if writingBatch != nil { return }  // a gated store waits for its batch; batchWritten() drains again
+        openBatchIfNeeded()
         var handled = 0
         let budget: Duration? = if case .bound(let executor) = home { executor.drainSliceBudget } else { nil }
         let start = budget == nil ? nil : ContinuousClock.now
@@ -76,15 +83,21 @@ extension Store {
                 backlog = mailbox.takeAll()  // empty: the drain is no longer scheduled
                 backlogStart = 0
                 if backlog.isEmpty {
+                    if endBatch() { return }
                     resumeIdleWaitersIfIdle()
                     return
                 }
             }
             let envelope = backlog[backlogStart]
+            if journal != nil, case .stop = envelope.payload, openBatch?.record.isEmpty == false {
+                break  // the batch before a stop is written first
+            }
             backlogStart += 1
             process(envelope)
             handled += 1
+            if openBatch?.record.endsWithReset == true { break }  // a reset ends its batch (snapshotted at it)
         }
+        if endBatch() { return }
         // The rest of the backlog waits for the next slice (handled entries go when it is replaced: no shifting).
         scheduleDrain()
     }
@@ -96,16 +109,16 @@ extension Store {
         case .event(let event):
             let stale = isStale(envelope)
             if !stale {
-                deliverEvent(event)
+                emit(event)
             }
             releaseHolds(of: envelope)
-            envelope.completion?(stale ? nil : snapshot)
+            complete(envelope, stale ? nil : snapshot)
         case .reset:
             performReset()
-            envelope.completion?(snapshot)
+            complete(envelope, snapshot)
         case .stop:
             performStop()
-            envelope.completion?(snapshot)
+            complete(envelope, snapshot)
         }
     }
 
@@ -117,7 +130,7 @@ extension Store {
             droppedActions += 1
             report(action, envelope, dropped: true)
             releaseHolds(of: envelope)
-            envelope.completion?(nil)
+            complete(envelope, nil)
             return
         }
         var ownGroup: SettleGroupID?
@@ -128,8 +141,10 @@ extension Store {
         let effect = reducer.reduce(state: &state, action: action)
         if state != previous {
             version += 1
-            notifyObservers(snapshot)
+            if journal != nil { journalChange(.action(action, fromEffect: envelope.fromEffect)) }
+            publish(snapshot)
         }
+        if let note = envelope.note { journalNote(note) }
         report(action, envelope, dropped: false)
         currentGroup = ownGroup ?? envelope.group ?? envelope.origin.flatMap { runs[$0]?.group }
         start(effect, parent: nil)
@@ -138,7 +153,7 @@ extension Store {
         if let ownGroup {
             releaseGroup(ownGroup)
         }
-        envelope.completion?(snapshot)
+        complete(envelope, snapshot)
     }
 
     private func report(_ action: R.Action, _ envelope: Envelope, dropped: Bool) {

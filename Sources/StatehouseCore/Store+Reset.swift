@@ -43,7 +43,9 @@ extension Store {
         if state != initialState {
             state = initialState
             version += 1
-            notifyObservers(snapshot)
+            journalChange(.reset(initialState))
+            openBatch?.record.endsWithReset = true
+            publish(snapshot)
         }
         if isStarted {
             start(reducer.bind(), parent: nil)

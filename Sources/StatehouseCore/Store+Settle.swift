@@ -10,13 +10,18 @@ extension Store {
     ///   - completion: Runs once, on the store's actor: `.success(snapshot)` when settled (the
     ///     snapshot at that moment), or `.failure(SettleTimeout)` carrying the snapshot at the
     ///     deadline. After a timeout the effects keep running. Keep it cheap.
+    ///   - note: Journaled stores: travels with the action into its ``JournalRecord``.
+    ///   - notWritten: Journaled stores: called instead of `completion` when the action's batch could not be written.
     public nonisolated func enqueueAndSettle(
         _ action: R.Action,
         timeout: Duration,
+        note: (any AnyObject & Sendable)? = nil,
+        notWritten: (@Sendable (any Error) -> Void)? = nil,
         completion: @escaping @Sendable (Result<Snapshot<R.State>, SettleTimeout<R.State>>) -> Void
     ) {
-        let request = SettleRequest(deadline: clock.elapsed() + timeout, timeout: timeout, completion: completion)
-        push(Envelope(payload: .action(action), settle: request))
+        let request = SettleRequest(
+            deadline: clock.elapsed() + timeout, timeout: timeout, completion: completion, notWritten: notWritten)
+        push(Envelope(payload: .action(action), settle: request, note: note))
     }
 
     /// Enqueues `action` and suspends until it and every effect it started, transitively, have
@@ -63,7 +68,7 @@ extension Store {
             return
         }
         settleGroups[group] = nil
-        record.request.completion(.success(snapshot))
+        settle(record.request, group, .success(snapshot))
     }
 
     /// Makes sure one watcher task sleeps until `deadline` or earlier.
@@ -92,7 +97,7 @@ extension Store {
         let expired = settleGroups.filter { $0.value.request.deadline <= now }
         for (group, record) in expired.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             settleGroups[group] = nil
-            record.request.completion(.failure(SettleTimeout(snapshot: snapshot, timeout: record.request.timeout)))
+            settle(record.request, group, .failure(SettleTimeout(snapshot: snapshot, timeout: record.request.timeout)))
         }
         if let next = settleGroups.values.map(\.request.deadline).min() {
             watchTimeout(until: next)

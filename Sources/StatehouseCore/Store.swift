@@ -67,6 +67,20 @@ public actor Store<R: Reducer> {
     /// `nil` until the first effect, settle or wait needs them, so a store that never runs one does not pay for them.
     @exclusivity(unchecked) var bookkeeping: Bookkeeping?
 
+    /// Where batches are written (nil: a store in memory only); see `Store+Journal.swift`.
+    let journal: StoreJournal<R.Action, R.State>?
+    /// `journal?.gatesOutput`, read on every output.
+    let gatesOutput: Bool
+    /// The batch of the current drain slice (journaled stores only).
+    @exclusivity(unchecked) var openBatch: JournalBatch?
+    /// The batch whose write has not returned yet (gated stores only): the drain waits for it.
+    @exclusivity(unchecked) var writingBatch: JournalBatch?
+    /// Outputs the gate holds, in the order they were made.
+    @exclusivity(unchecked) var heldOutputs: [HeldOutput] = []
+
+    /// Whether a gated batch is being written.
+    var isWritingBatch: Bool { writingBatch != nil }
+
     /// Creates a store. Nothing runs until actions arrive; ``Reducer/bind()`` runs at ``start()``.
     ///
     /// - Parameters:
@@ -80,17 +94,25 @@ public actor Store<R: Reducer> {
     ///     event that is not an `R.Event`. `nil` writes the line to standard error.
     ///   - executor: Where the actor runs (drains, observers, completions): `nil` for Swift's concurrency pool.
     ///     Effects run on the pool either way.
+    ///   - recovered: Where a recovered store starts: its state and version (the journal's newest). `state` stays
+    ///     the initial state a reset restores. `nil`: at `state`, version `0`.
+    ///   - journal: Where each batch of changes is written (see ``StoreJournal``); `nil` for a store in memory.
     public init(
         reducer: R,
         state: R.State,
         name: String = "store",
         clock: any Clock<Duration> = ContinuousClock(),
         logger: (@Sendable (String) -> Void)? = nil,
-        executor: (any StoreExecutor)? = nil
+        executor: (any StoreExecutor)? = nil,
+        recovered: Snapshot<R.State>? = nil,
+        journal: StoreJournal<R.Action, R.State>? = nil
     ) {
         home = executor.map { .bound($0) } ?? .pool(HomeActor())
         self.reducer = reducer
-        self.state = state
+        self.state = recovered?.state ?? state
+        self.version = recovered?.version ?? 0
+        self.journal = journal
+        self.gatesOutput = journal?.gatesOutput ?? false
         self.initialState = state
         self.name = name
         self.clock = StoreClock(clock)

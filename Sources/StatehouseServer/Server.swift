@@ -19,6 +19,8 @@ import UVLoop
 public final class Server: @unchecked Sendable {
     private let configuration: ServerConfiguration
     private let stores: [String: any HostedStore]
+    /// The database of durable stores (configuration `storage`); nil without one.
+    private let durability: StoreDurability?
     private let loops: [EventLoop]
     let contexts: [ServerContext]
     private var listeners: [TCPListener] = []
@@ -35,18 +37,39 @@ public final class Server: @unchecked Sendable {
 
     /// Builds the stores of `configuration` from `catalog` (not started yet).
     /// - Parameter configurationPath: names the file in errors.
-    /// - Throws: ``ConfigurationError`` for an unknown reducer or an initial state the reducer cannot decode;
-    ///   `UVError` if the event loop cannot be created.
+    /// - Throws: ``ConfigurationError`` for an unknown reducer or an initial state the reducer cannot decode, or naming
+    ///   the database file when it cannot be opened or a store in it cannot be recovered; `UVError` if the event loop
+    ///   cannot be created.
     public init(configuration: ServerConfiguration, catalog: ReducerCatalog, configurationPath: String = "configuration") throws {
         self.configuration = configuration
+        // The database first: one that cannot be opened, or a store in it that cannot be recovered, stops the start.
+        durability = try configuration.storage.map { storage throws(ConfigurationError) in
+            do {
+                return StoreDurability(database: try StoreDatabase.open(storage))
+            } catch {
+                throw ConfigurationError(path: storage.path, location: "", problem: "cannot open the database (\(error))")
+            }
+        }
         loops = try (0..<max(1, configuration.eventLoops)).map { _ throws(UVError) in try EventLoop() }
         let executors: [any StoreExecutor] = configuration.storeExecutor == .loop ? loops : []
-        let built = try catalog.makeStores(for: configuration, path: configurationPath, executors: executors)
+        let built: [any HostedStore]
+        do {
+            built = try catalog.makeStores(for: configuration, path: configurationPath, executors: executors, durability: durability)
+        } catch {
+            durability?.database.close()
+            throw error
+        }
         stores = Dictionary(uniqueKeysWithValues: built.map { ($0.name, $0) })
         let registry = StoreRegistry(stores)
         let connections = ConnectionGauge()
-        contexts = loops.map { loop in
-            ServerContext(loop: loop, configuration: configuration, catalog: catalog, stores: registry, connections: connections)
+        contexts = loops.map { [durability] loop in
+            ServerContext(
+                loop: loop, configuration: configuration, catalog: catalog, stores: registry, connections: connections,
+                durability: durability)
+        }
+        if let storage = configuration.storage {
+            let durable = built.filter { $0.persistence != nil }.count
+            Log.shared.info("storage \(storage.path): sync \(storage.sync.rawValue), \(durable) durable store(s) recovered or created")
         }
     }
 
@@ -179,6 +202,7 @@ public final class Server: @unchecked Sendable {
         loops[0].execute { for watcher in watchers { watcher.close() } }
         _ = drained.wait(timeout: .now() + .milliseconds(graceMs))
         stopStores()
+        durability?.database.close()  // after the stops: every batch they wrote is committed
         for loop in loops { loop.stop() }
         lifecycle.withLock { phase = .stopped }
         stopped.signal()

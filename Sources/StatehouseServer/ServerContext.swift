@@ -24,6 +24,8 @@ final class ServerContext: @unchecked Sendable {
     let catalog: ReducerCatalog
     /// Where a store created on this loop runs: the loop, or the pool (`nil`).
     let storeExecutor: (any StoreExecutor)?
+    /// Where durable stores are written (configuration `storage`); nil: every store in memory.
+    let durability: StoreDurability?
     /// Open connections (HTTP or WebSocket), so shutdown can reach them.
     private(set) var sessions: [ObjectIdentifier: any ServerSession] = [:]
     /// True once shutdown has begun: new requests are answered with `Connection: close`.
@@ -33,9 +35,10 @@ final class ServerContext: @unchecked Sendable {
 
     init(
         loop: EventLoop, configuration: ServerConfiguration, catalog: ReducerCatalog, stores: StoreRegistry,
-        connections: ConnectionGauge
+        connections: ConnectionGauge, durability: StoreDurability? = nil
     ) {
         self.loop = loop
+        self.durability = durability
         self.catalog = catalog
         storeExecutor = configuration.storeExecutor == .loop ? loop : nil
         limits = configuration.limits

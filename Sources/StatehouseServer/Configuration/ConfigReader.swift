@@ -88,7 +88,7 @@ struct ConfigReader {
         for (index, item) in list.enumerated() {
             let at = "stores[\(index)]"
             let object = try self.object(item, at: at)
-            try allowOnly(["name", "reducer", "state"], in: object, at: at)
+            try allowOnly(["name", "reducer", "state", "durable"], in: object, at: at)
             guard let nameValue = object["name"] else { throw fail("\(at).name", "missing; give the store a name") }
             let name = try string(nameValue, at: "\(at).name")
             guard ServerConfiguration.isValidStoreName(name) else {
@@ -108,7 +108,14 @@ struct ConfigReader {
                 else { throw fail("\(at).state", "cannot be read as JSON") }
                 state = Array(data)
             }
-            declarations.append(.init(name: name, reducer: reducer, initialState: state))
+            var durable = true
+            if let v = object["durable"] {
+                guard let flag = v as? NSNumber, String(cString: flag.objCType) == "c" else {
+                    throw fail("\(at).durable", "must be true or false")
+                }
+                durable = flag.boolValue
+            }
+            declarations.append(.init(name: name, reducer: reducer, initialState: state, durable: durable))
         }
         return declarations
     }

@@ -42,7 +42,7 @@ public enum ConfigurationLoader {
         }
         var config = ServerConfiguration()
         let top = try reader.object(root, at: "")
-        try reader.allowOnly(["listen", "limits", "streams", "timeouts", "auth", "cors", "stores"], in: top, at: "")
+        try reader.allowOnly(["listen", "limits", "streams", "timeouts", "auth", "cors", "storage", "stores"], in: top, at: "")
         if let listen = top["listen"] {
             let object = try reader.object(listen, at: "listen")
             try reader.allowOnly(["host", "port", "eventLoops", "storeExecutor"], in: object, at: "listen")
@@ -77,6 +77,14 @@ public enum ConfigurationLoader {
         }
         if let cors = top["cors"] {
             config.cors = try reader.cors(cors)
+        }
+        if let storage = top["storage"] {
+            config.storage = try reader.storage(storage)
+            if let storage = config.storage, storage.retainActions < config.streams.historySize {
+                throw reader.fail(
+                    "storage.retainActions",
+                    "must be at least streams.historySize (\(config.streams.historySize)), so a restart can rebuild the history")
+            }
         }
         guard let stores = top["stores"] else {
             throw ConfigurationError(path: path, location: "stores", problem: "missing; list the stores to host")

@@ -18,7 +18,9 @@ public enum StoreExecutorChoice: String, Sendable {
 /// ```json
 /// {"listen":{"host":"127.0.0.1","port":8080,"eventLoops":2,"storeExecutor":"loop"},
 ///  "limits":{"maxBodyBytes":1048576,"maxHeaderBytes":16384,"maxMessageBytes":1048576},
-///  "stores":[{"name":"counter","reducer":"Counter"},{"name":"todos","reducer":"TodoList","state":{…}}]}
+///  "storage":{"path":"data/statehouse.sqlite","sync":"commit"},
+///  "stores":[{"name":"counter","reducer":"Counter"},{"name":"todos","reducer":"TodoList","state":{…}},
+///            {"name":"scratch","reducer":"Counter","durable":false}]}
 /// ```
 public struct ServerConfiguration: Sendable {
     /// Address to listen on: an IPv4 or IPv6 literal. Default `127.0.0.1`.
@@ -42,6 +44,8 @@ public struct ServerConfiguration: Sendable {
     public var cors: CORSPolicy?
     /// The stores to host, in file order.
     public var stores: [StoreDeclaration] = []
+    /// Where durable stores are written (configuration `storage`); nil: every store lives in memory only.
+    public var storage: StorageConfiguration?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, limits: Limits = Limits(), streams: Streams = Streams(),
@@ -144,11 +148,15 @@ public struct ServerConfiguration: Sendable {
         public var reducer: String
         /// The initial state as JSON bytes; nil means the reducer's own initial state.
         public var initialState: [UInt8]?
+        /// Whether the store is written to the configuration's `storage` (ignored without one). Default true;
+        /// `"durable": false` keeps it in memory only.
+        public var durable: Bool
 
-        public init(name: String, reducer: String, initialState: [UInt8]? = nil) {
+        public init(name: String, reducer: String, initialState: [UInt8]? = nil, durable: Bool = true) {
             self.name = name
             self.reducer = reducer
             self.initialState = initialState
+            self.durable = durable
         }
     }
 

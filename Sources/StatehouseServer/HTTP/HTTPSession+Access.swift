@@ -7,7 +7,7 @@ extension HTTPSession {
         switch route {
         case .health: nil
         case .listStores, .multiplexed: (.read, nil)
-        case .readStore(let name), .events(let name), .webSocket(let name): (.read, name)
+        case .readStore(let name), .events(let name), .webSocket(let name), .log(let name): (.read, name)
         case .postAction(let name), .reset(let name): (.write, name)
         case .putStore(let name), .deleteStore(let name): (.admin, name)
         }

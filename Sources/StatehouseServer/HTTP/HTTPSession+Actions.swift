@@ -25,12 +25,13 @@ extension HTTPSession {
             session: self, keepAlive: request.keepAlive, storeName: store.name, wait: wait, key: key,
             cache: key.map { _ in store.idempotency })  // only keyed actions make a store's cache
         state = .busy
+        var note: IdempotencyNote?
         if let key {
-            var hasher = Hasher()
+            var hasher = StableFingerprint()
             hasher.combine(request.body)
-            hasher.combine(request.query)
+            hasher.combine(Array((request.query ?? "").utf8))
             let waiter: (IdempotencyCache.Outcome) -> Void = { [answer] in answer.answer($0, replayed: true) }
-            switch store.idempotency.begin(key, fingerprint: hasher.finalize(), on: context.loop, waiter: waiter) {
+            switch store.idempotency.begin(key, fingerprint: hasher.value, on: context.loop, waiter: waiter) {
             case .new: break
             case .waiting: return
             case .replay(let outcome): return answer.answer(outcome, replayed: true)
@@ -41,11 +42,12 @@ extension HTTPSession {
                     message: "This Idempotency-Key was used for a different action; use a new key for a new action."),
                     keepAlive: request.keepAlive, headOnly: false)
             }
+            note = IdempotencyNote.forDurable(store, key: key, fingerprint: hasher.value)
         }
         // Each closure captures the answer object alone, so it needs no context of its own.
         switch wait {
         case .reduced:
-            action.submit { [answer] reply in answer.completed(.reduced(reply)) }
+            action.submit(note: note) { [answer] result in answer.completed(result.map { .reduced($0) }) }
         case .settled(let timeout):
             // Held before submitting (a store on this loop may answer inside submit); answered at once when shutting
             // down or the client is gone, and the action is submitted all the same.
@@ -53,10 +55,11 @@ extension HTTPSession {
                 send(Self.cutShort(why, store, "before the effects of this action finished (it is reduced all the same)"),
                     keepAlive: false, headOnly: false)
             }
-            action.submitAndSettle(timeout) { [answer] outcome in
-                switch outcome {
-                case .settled(let reply): answer.completed(.reduced(reply))
-                case .timedOut(let reply): answer.completed(.timedOut(reply))
+            action.submitAndSettle(timeout, note: note) { [answer] result in
+                switch result {
+                case .success(.settled(let reply)): answer.completed(.success(.reduced(reply)))
+                case .success(.timedOut(let reply)): answer.completed(.success(.timedOut(reply)))
+                case .failure(let error): answer.completed(.failure(error))
                 }
             }
         }
@@ -92,8 +95,11 @@ final class PostAnswer: @unchecked Sendable {
 
     /// The store has reduced (or settled) the action; called on the store's executor. A store on the session's own
     /// loop answers at once (nothing in an answer calls back into a store synchronously); one elsewhere hands over.
-    func completed(_ outcome: IdempotencyCache.Outcome) {
-        self.outcome = outcome
+    func completed(_ result: Result<IdempotencyCache.Outcome, APIError>) {
+        switch result {
+        case .success(let outcome): self.outcome = outcome
+        case .failure(let error): self.outcome = .failed(error)
+        }
         let loop = session.context.loop
         if loop.isInLoop { return deliver() }
         loop.execute { [self] in deliver() }
@@ -117,6 +123,8 @@ final class PostAnswer: @unchecked Sendable {
             session.finish(
                 Responses.json(408, Envelope.settleTimeout(store: storeName, reply, timeout: timeout), fields: replay),
                 keepAlive: keepAlive)
+        case .failed(let error):
+            session.finish(Responses.error(error), keepAlive: keepAlive)
         }
     }
 }

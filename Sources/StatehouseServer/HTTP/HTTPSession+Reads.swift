@@ -8,12 +8,22 @@ struct ReadRequest {
     /// The epoch `min_version` belongs to (`epoch=E`, with or without `since`); nil: whatever epoch the store is in.
     var minVersionEpoch: String?
     var timeoutMs = 10_000
+    /// `at=VERSION`: the state at a retained version (time travel); alone.
+    var at: UInt64?
 
     /// - Throws: ``APIError`` 400 `invalid_query`.
     init(_ query: QueryParameters) throws(APIError) {
-        if let unknown = query.unknown(["since", "epoch", "min_version", "timeout_ms"]).first {
+        if let unknown = query.unknown(["since", "epoch", "min_version", "timeout_ms", "at"]).first {
             throw StreamRequest.invalid(
-                "Unknown query parameter \(JSONText.quoted(unknown)); reads take since, epoch, min_version and timeout_ms.")
+                "Unknown query parameter \(JSONText.quoted(unknown)); reads take since, epoch, min_version, timeout_ms and at.")
+        }
+        if let text = query["at"] {
+            guard let version = UInt64(text) else { throw StreamRequest.invalid("at must be an unsigned integer (a version).") }
+            guard query.unknown(["at"]).isEmpty else {
+                throw StreamRequest.invalid("at reads one past version and takes no other parameter.")
+            }
+            at = version
+            return
         }
         if let text = query["min_version"] {
             guard let version = UInt64(text) else { throw StreamRequest.invalid("min_version must be an unsigned integer.") }
@@ -43,6 +53,7 @@ extension HTTPSession {
             send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
             return
         }
+        if let version = options.at { return read(request, from: store, at: version) }
         guard let minVersion = options.minVersion else {
             send(readResponse(request, store, options, reached: true), keepAlive: request.keepAlive, headOnly: headOnly)
             return

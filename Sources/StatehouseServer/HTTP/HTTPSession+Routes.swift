@@ -30,6 +30,9 @@ extension HTTPSession {
         case .events(let name):
             guard let store = store(named: name, request) else { return }
             streamEvents(request, from: store)
+        case .log(let name):
+            guard let store = store(named: name, request) else { return }
+            readLog(request, from: store)
         case .postAction(let name):
             guard let store = store(named: name, request) else { return }
             post(request, to: store)

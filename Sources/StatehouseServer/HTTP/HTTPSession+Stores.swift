@@ -37,24 +37,66 @@ extension HTTPSession {
             case .invalidState(let detail):
                 problem = APIError(
                     status: 400, code: "invalid_state", message: "The state is not a valid \(declaration.reducer) state (\(detail)).")
+            case .unrecoverable(let detail):  // not for a new store; kept exhaustive
+                problem = APIError(status: 500, code: "internal_error", message: "\(detail)")
             }
             return send(error: problem, keepAlive: request.keepAlive, headOnly: false)
         }
         state = .busy
+        guard let durability = context.durability else { return host(store, declaration, request) }
+        // Durable: the store's row (and its version-0 snapshot) is committed before it serves or is announced.
+        let epoch = StoreHistory.newEpoch()
         let loop = context.loop
+        durability.database.createStore(
+            name: name, reducer: declaration.reducer, initialState: declaration.initialState, epoch: epoch, createdBy: .put,
+            state0: store.read().state
+        ) { result in
+            loop.execute { [self] in
+                switch result {
+                case .failure(let error):
+                    guard state == .busy else { return }
+                    if let existing = context.stores[name] {
+                        answerExisting(existing, declaration, request)  // a PUT of the same name won the race
+                    } else {
+                        send(error: .notWritten(error), keepAlive: request.keepAlive, headOnly: false)
+                    }
+                    processNext()
+                case .success(let id):
+                    let persistence = StorePersistence(durability: durability, storeID: id, epoch: epoch, recovery: nil, keys: [])
+                    guard let durable = try? context.catalog.build(
+                        declaration, historySize: context.streams.historySize, executor: context.storeExecutor,
+                        persistence: persistence)
+                    else { return }  // built once already: cannot fail
+                    host(durable, declaration, request)
+                }
+            }
+        }
+    }
+
+    /// Starts `store` and adds it to the table, then answers 201 (or as for an existing store when a request of the
+    /// same name came first, or 507 when the table is full). A durable store is hosted even when its client has gone:
+    /// its row is committed.
+    private func host(_ store: any HostedStore, _ declaration: ServerConfiguration.StoreDeclaration, _ request: HTTPRequest) {
+        let loop = context.loop
+        let name = store.name
         Task {
             await store.start()
             loop.execute { [self] in
+                guard state == .busy || store.persistence != nil else { return }
+                let addition = context.stores.add(store, limit: context.limits.maxStores)
+                if case .added = addition {
+                    Log.shared.info("store \(name) created (\(declaration.reducer))")
+                } else {
+                    store.stop {}  // never hosted: another request created the name first, or the table is full
+                    if let persistence = store.persistence { persistence.durability.database.deleteStore(id: persistence.storeID) { _ in } }
+                }
                 guard state == .busy else { return }
-                switch context.stores.add(store, limit: context.limits.maxStores) {
+                switch addition {
                 case .exists(let existing):
-                    store.stop {}  // another request created the name first: this one is never hosted
                     answerExisting(existing, declaration, request)
                 case .full:
-                    store.stop {}
                     send(error: Self.tooManyStores(context.limits.maxStores), keepAlive: request.keepAlive, headOnly: false)
                 case .added:
-                    Log.shared.info("store \(name) created (\(declaration.reducer))")
                     send(Responses.json(201, Envelope.storeState(store: name, store.read()),
                         fields: [HTTPField(name: "Location", value: "/stores/\(name)")]),
                         keepAlive: request.keepAlive, headOnly: false)
@@ -81,9 +123,29 @@ extension HTTPSession {
         }
         Log.shared.info("store \(name) deleted")
         let fanout = store.fanout
-        store.stop { fanout.storeDeleted() }
         MemoryReclaim.trimSoon()  // once its subscribers have gone, its memory goes back to the OS
-        send(HTTPResponse(status: 204), keepAlive: request.keepAlive, headOnly: false)
+        guard let persistence = store.persistence else {
+            store.stop { fanout.storeDeleted() }
+            return send(HTTPResponse(status: 204), keepAlive: request.keepAlive, headOnly: false)
+        }
+        // Durable: after the stop (every batch before it is written), its rows go; 204 once that is committed.
+        state = .busy
+        let loop = context.loop
+        store.stop {
+            fanout.storeDeleted()
+            persistence.durability.database.deleteStore(id: persistence.storeID) { error in
+                loop.execute { [self] in
+                    guard state == .busy else { return }
+                    if let error {
+                        Log.shared.error("store \(name): its data could not be deleted (\(error)); it returns at the next start")
+                        send(error: .notWritten(error), keepAlive: request.keepAlive, headOnly: false)
+                    } else {
+                        send(HTTPResponse(status: 204), keepAlive: request.keepAlive, headOnly: false)
+                    }
+                    processNext()
+                }
+            }
+        }
     }
 
     /// 507 (RFC 4918 §11.5): the store limit is reached.

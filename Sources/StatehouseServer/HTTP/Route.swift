@@ -11,6 +11,8 @@ enum Route: Equatable {
     case reset(String)
     case webSocket(String)
     case events(String)
+    /// `GET /stores/{name}/log`: a durable store's journal.
+    case log(String)
     /// `/ws`: one WebSocket for many stores (subscribe/unsubscribe messages).
     case multiplexed
 
@@ -73,6 +75,8 @@ enum Route: Equatable {
             return try allow(method == "POST", ["POST"], .reset(try name()))
         case 3 where named && equals(2, "events"):
             return try allow(method == "GET", ["GET"], .events(try name()))
+        case 3 where named && equals(2, "log"):
+            return try allow(readable, ["GET", "HEAD"], .log(try name()))
         case 3 where named && equals(2, "ws"):
             return try allow(method == "GET", ["GET"], .webSocket(try name()))
         default:

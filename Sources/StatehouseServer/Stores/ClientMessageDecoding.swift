@@ -38,12 +38,12 @@ enum ClientMessageDecoding {
         }
         // The action's identity for key reuse checks: its type and payload (member order and `meta` do not count).
         // Only a keyed action is ever checked, so only a keyed action pays for hashing its JSON.
-        var fingerprint = 0
+        var fingerprint: UInt64 = 0
         if id != nil {
-            var hasher = Hasher()
-            hasher.combine(actionValue.objectValue?["type"])
-            hasher.combine(actionValue.objectValue?["payload"] ?? .null)
-            fingerprint = hasher.finalize()
+            var hasher = StableFingerprint()
+            hasher.combine((actionValue.objectValue?["type"] ?? .null).serialized(sortedKeys: true))
+            hasher.combine((actionValue.objectValue?["payload"] ?? .null).serialized(sortedKeys: true))
+            fingerprint = hasher.value
         }
         return .action(ref: ref, id: id, fingerprint: fingerprint, bind(action))
     }

@@ -1,4 +1,5 @@
-import Foundation
+import JSONCoding
+import JSONPatch
 
 /// Writes a `Codable` enum value as a Flux Standard Action object: the inverse of ``FluxStandardAction``.
 ///
@@ -8,28 +9,34 @@ import Foundation
 enum FluxStandardActionEncoding {
     /// The FSA JSON of `value`, or nil when it does not encode as an enum case (it is then not sendable as an FSA).
     static func encode<Value: Encodable>(_ value: Value) -> [UInt8]? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value),
-            let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        else { return nil }
-        if let type = object as? String { return Array("{\"type\":\(JSONText.quoted(type))}".utf8) }
-        guard let cases = object as? [String: Any], cases.count == 1, let (type, values) = cases.first else { return nil }
-        var out = Array("{\"type\":\(JSONText.quoted(type))".utf8)
-        if let payload = payload(values) {
-            guard let json = try? JSONSerialization.data(
-                withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-            else { return nil }
-            out += Array(",\"payload\":".utf8) + Array(json)
+        guard let bytes = try? JSONBytesEncoder().encode(value), let synthesized = try? JSONValue(parsing: bytes) else {
+            return nil
+        }
+        return fsa(synthesized: synthesized)
+    }
+
+    /// The FSA of an enum case as Swift's synthesized `Codable` writes it (`"raw"`, `{"case":{}}`,
+    /// `{"case":{"_0":7}}`, `{"case":{"x":1,"y":2}}`), or nil for any other JSON.
+    static func fsa(synthesized: JSONValue) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.appendLiteral("{\"type\":")
+        if case .string(let type) = synthesized {
+            out.appendJSONString(type)
+            out.append(UInt8(ascii: "}"))
+            return out
+        }
+        guard case .object(let cases) = synthesized, cases.count == 1, case .object(let fields) = cases.values[0] else {
+            return nil
+        }
+        out.appendJSONString(cases.keys[0])
+        if fields.count == 1, fields.keys[0] == "_0" {
+            out.appendLiteral(",\"payload\":")
+            fields.values[0].write(into: &out, sortedKeys: true)
+        } else if fields.count > 0 {
+            out.appendLiteral(",\"payload\":")
+            JSONValue.object(fields).write(into: &out, sortedKeys: true)
         }
         out.append(UInt8(ascii: "}"))
         return out
-    }
-
-    /// The payload of a case's synthesized `{…}`: none when empty, the value itself for a lone `_0`, else the object.
-    private static func payload(_ values: Any) -> Any? {
-        guard let fields = values as? [String: Any], !fields.isEmpty else { return nil }
-        if fields.count == 1, let only = fields["_0"] { return only }
-        return fields
     }
 }

@@ -15,6 +15,8 @@ protocol HostedStore: AnyObject, Sendable {
     var fanout: StoreFanout { get }
     /// Outcomes of keyed actions (loop thread only).
     var idempotency: IdempotencyCache { get }
+    /// Where the store is written; nil for a store in memory only.
+    var persistence: StorePersistence? { get }
 
     /// Starts the store (its `bind()` effects) and the state broadcast. Call once before serving.
     func start() async
@@ -29,6 +31,10 @@ protocol HostedStore: AnyObject, Sendable {
     func reset(reply: @escaping @Sendable (StateReply) -> Void)
     /// Stops the store for good (effects cancelled, later actions dropped); `done` runs on the store's actor.
     func stop(done: @escaping @Sendable () -> Void)
+    /// The state at `version` rebuilt from the journal (its snapshot and the actions after it through the reducer), as
+    /// JSON; blocking (run it off the event loops). nil when the version is not retained or the store is not durable.
+    /// - Throws: ``StorageError``, or a decoding error for a snapshot or action the reducer no longer reads.
+    func state(at version: UInt64) throws -> [UInt8]?
 }
 
 /// A store's version with its state as JSON text.
@@ -42,22 +48,29 @@ struct StateReply: Sendable {
 /// `submit` enqueues it at once (FIFO with every other sender) and calls `reply` on the store's actor right after
 /// this action was reduced, after every observer saw the new state. `submitAndSettle` calls `reply` once the action
 /// and every effect it started, transitively, have finished, or when `timeout` passes (the effects keep running).
+/// A durable store in `commit` mode replies once the action is written; `.failure` when it could not be (the action
+/// was then not applied), or when the store refuses actions because writing fails.
 struct PreparedAction: Sendable {
     /// Who waits, and for what.
     enum Waiter: Sendable {
         /// Gets the state right after the reduce.
-        case reduced(@Sendable (StateReply) -> Void)
+        case reduced(@Sendable (Result<StateReply, APIError>) -> Void)
         /// Gets the state once the action's effects finished, or at the timeout.
-        case settled(timeout: Duration, @Sendable (SettleOutcome) -> Void)
+        case settled(timeout: Duration, @Sendable (Result<SettleOutcome, APIError>) -> Void)
     }
 
-    /// Enqueues the action(s) and answers `waiter` (one closure for both kinds: one allocation per request).
-    let run: @Sendable (_ waiter: Waiter) -> Void
+    /// Enqueues the action(s) and answers `waiter` (one closure for both kinds: one allocation per request); `note`
+    /// (an idempotency key) is journaled with the last action.
+    let run: @Sendable (_ waiter: Waiter, _ note: IdempotencyNote?) -> Void
 
-    func submit(_ reply: @escaping @Sendable (StateReply) -> Void) { run(.reduced(reply)) }
+    func submit(note: IdempotencyNote? = nil, _ reply: @escaping @Sendable (Result<StateReply, APIError>) -> Void) {
+        run(.reduced(reply), note)
+    }
 
-    func submitAndSettle(_ timeout: Duration, _ reply: @escaping @Sendable (SettleOutcome) -> Void) {
-        run(.settled(timeout: timeout, reply))
+    func submitAndSettle(
+        _ timeout: Duration, note: IdempotencyNote? = nil, _ reply: @escaping @Sendable (Result<SettleOutcome, APIError>) -> Void
+    ) {
+        run(.settled(timeout: timeout, reply), note)
     }
 }
 
@@ -71,7 +84,7 @@ enum SettleOutcome: Sendable {
 enum ClientMessage: Sendable {
     /// `{"type":"action","ref":"r1","id":"k1","action":{FSA}}`; `ref` and `id` (an idempotency key) are optional.
     /// `fingerprint` identifies the action for key reuse checks (0 when there is no `id`).
-    case action(ref: String?, id: String?, fingerprint: Int, PreparedAction)
+    case action(ref: String?, id: String?, fingerprint: UInt64, PreparedAction)
     /// Anything that cannot be acted on; `ref` when the message had a readable one.
     case invalid(ref: String?, APIError)
 }

@@ -17,20 +17,28 @@ final class HostedStoreBox: HostedStore, Sendable {
         let reset: @Sendable (_ reply: @escaping @Sendable (StateReply) -> Void) -> Void
         let prepare: @Sendable (_ actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
         let decodeClientMessage: @Sendable (_ message: JSONObject) -> ClientMessage
+        let stateAt: @Sendable (_ version: UInt64) throws -> [UInt8]?
     }
 
     let name: String
     let reducerName: String
     let fanout: StoreFanout
+    let persistence: StorePersistence?
     private let operations: Operations
     /// Made on the first keyed action (see ``idempotency``).
     private let idempotencyCache = LockedValue<IdempotencyCache?>(nil)
 
-    init(name: String, reducerName: String, fanout: StoreFanout, operations: Operations) {
+    init(name: String, reducerName: String, fanout: StoreFanout, persistence: StorePersistence?, operations: Operations) {
         self.name = name
         self.reducerName = reducerName
         self.fanout = fanout
+        self.persistence = persistence
         self.operations = operations
+        // A durable store's keys outlive restarts: the ones read back are answered as before.
+        if let persistence, !persistence.keys.isEmpty {
+            let nowMs = StoreDurability.nowMs
+            for key in persistence.keys { idempotency.restore(key, nowMs: nowMs) }
+        }
     }
 
     /// Made on the first keyed action (any loop may ask first), so a store that never sees an idempotency key
@@ -38,7 +46,7 @@ final class HostedStoreBox: HostedStore, Sendable {
     var idempotency: IdempotencyCache {
         idempotencyCache.withLock { slot in
             if let cache = slot { return cache }
-            let cache = IdempotencyCache()
+            let cache = persistence.map { IdempotencyCache(ttl: $0.durability.keyTtl) } ?? IdempotencyCache()
             slot = cache
             return cache
         }
@@ -58,4 +66,6 @@ final class HostedStoreBox: HostedStore, Sendable {
     func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> { operations.prepare(actionJSON) }
 
     func decodeClientMessage(_ message: JSONObject) -> ClientMessage { operations.decodeClientMessage(message) }
+
+    func state(at version: UInt64) throws -> [UInt8]? { try operations.stateAt(version) }
 }

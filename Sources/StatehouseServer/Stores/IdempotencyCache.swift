@@ -15,13 +15,8 @@ final class IdempotencyCache: @unchecked Sendable {
     enum Outcome {
         case reduced(StateReply)
         case timedOut(StateReply)
-
-        /// The version the outcome reports.
-        var version: UInt64 {
-            switch self {
-            case .reduced(let reply), .timedOut(let reply): reply.version
-            }
-        }
+        /// The action was not applied (its batch could not be written): the key is forgotten, so a retry runs it.
+        case failed(APIError)
     }
 
     enum Lookup {
@@ -36,7 +31,7 @@ final class IdempotencyCache: @unchecked Sendable {
     }
 
     private struct Entry {
-        let fingerprint: Int
+        let fingerprint: UInt64
         let created: ContinuousClock.Instant
         var outcome: Outcome?
         var waiters: [Waiter]
@@ -62,11 +57,11 @@ final class IdempotencyCache: @unchecked Sendable {
     }
 
     /// Looks `key` up; a new key is recorded as running. `waiter` is kept only for `.waiting`, and called on `loop`.
-    func begin(_ key: String, fingerprint: Int, on loop: EventLoop, waiter: @escaping (Outcome) -> Void) -> Lookup {
+    func begin(_ key: String, fingerprint: UInt64, on loop: EventLoop, waiter: @escaping (Outcome) -> Void) -> Lookup {
         lock.withLock { lookUp(key, fingerprint: fingerprint, waiter: Waiter(loop: loop, answer: waiter)) }
     }
 
-    private func lookUp(_ key: String, fingerprint: Int, waiter: Waiter) -> Lookup {
+    private func lookUp(_ key: String, fingerprint: UInt64, waiter: Waiter) -> Lookup {
         let now = ContinuousClock.now
         if let entry = entries[key], now - entry.created < ttl {
             guard entry.fingerprint == fingerprint else { return .conflict }
@@ -80,16 +75,34 @@ final class IdempotencyCache: @unchecked Sendable {
         return .new
     }
 
-    /// Records the outcome of a new key and answers the requests that waited for it.
+    /// Records the outcome of a new key and answers the requests that waited for it (a `.failed` outcome forgets the
+    /// key instead: the action was not applied).
     func complete(_ key: String, with outcome: Outcome) {
         let waiters = lock.withLock { () -> [Waiter] in
             guard let waiters = entries[key]?.waiters else { return [] }
+            if case .failed = outcome {
+                entries[key] = nil
+                return waiters
+            }
             entries[key]?.outcome = outcome
             entries[key]?.waiters = []
             return waiters
         }
         for waiter in waiters {
             if waiter.loop.isInLoop { waiter.answer(outcome) } else { waiter.loop.execute { waiter.answer(outcome) } }
+        }
+    }
+
+    /// Restores the outcome of a key read from a durable store's database (at startup, before serving): it expires
+    /// at `expiresMs` (ms since 1970) as it would have without the restart.
+    func restore(_ key: StoredKey, nowMs: Int64) {
+        let remaining = Duration.milliseconds(max(0, key.expiresMs - nowMs))
+        let created = ContinuousClock.now - (ttl - min(ttl, remaining))
+        lock.withLock {
+            entries[key.key] = Entry(
+                fingerprint: key.fingerprint, created: created,
+                outcome: .reduced(StateReply(version: key.version, state: key.state)), waiters: [])
+            order.append(key.key)
         }
     }
 

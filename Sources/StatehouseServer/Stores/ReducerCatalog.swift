@@ -4,7 +4,8 @@ import StatehouseCore
 /// The reducer types a server can host, by the name the configuration uses (e.g. `"Counter"`).
 public struct ReducerCatalog: Sendable {
     typealias Factory = @Sendable (
-        _ declaration: ServerConfiguration.StoreDeclaration, _ historySize: Int, _ executor: (any StoreExecutor)?
+        _ declaration: ServerConfiguration.StoreDeclaration, _ historySize: Int, _ executor: (any StoreExecutor)?,
+        _ persistence: StorePersistence?
     ) throws -> any HostedStore
 
     private var factories: [String: Factory] = [:]
@@ -14,13 +15,14 @@ public struct ReducerCatalog: Sendable {
     /// Registers `type` under `name` (default: the type's own name).
     public mutating func register<R: ServableReducer>(_ type: R.Type, as name: String? = nil) {
         let reducerName = name ?? String(describing: type)
-        factories[reducerName] = { declaration, historySize, executor in
+        factories[reducerName] = { declaration, historySize, executor, persistence in
             var state = R.initialState
             if let json = declaration.initialState {
                 state = try JSONDecoder().decode(R.State.self, from: Data(json))
             }
-            return TypedStore<R>.hosted(
-                name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor)
+            return try TypedStore<R>.hosted(
+                name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor,
+                persistence: persistence)
         }
     }
 
@@ -28,31 +30,77 @@ public struct ReducerCatalog: Sendable {
     public var names: [String] { factories.keys.sorted() }
 
     /// Builds the stores a configuration declares, the i-th bound to `executors[i % executors.count]` (on the pool
-    /// when `executors` is empty).
+    /// when `executors` is empty). With `durability`, each durable store is the one its database holds (recovered),
+    /// or is created in it; stores created with `PUT` come back too (see `ReducerCatalog+Durability.swift`).
     /// - Throws: ``ConfigurationError`` naming `stores[i].reducer` for an unknown reducer, or `stores[i].state` for
-    ///   a state the reducer's `State` cannot decode.
+    ///   a state the reducer's `State` cannot decode; naming the database file when it cannot be read or a store in it
+    ///   cannot be recovered.
     func makeStores(
-        for configuration: ServerConfiguration, path: String, executors: [any StoreExecutor]
+        for configuration: ServerConfiguration, path: String, executors: [any StoreExecutor],
+        durability: StoreDurability? = nil
     ) throws(ConfigurationError) -> [any HostedStore] {
+        let stored = try durability.map { durability throws(ConfigurationError) in try Self.storedStores(durability) } ?? [:]
         var stores: [any HostedStore] = []
         for (index, declaration) in configuration.stores.enumerated() {
             let executor = executors.isEmpty ? nil : executors[index % executors.count]
-            do {
-                stores.append(try build(declaration, historySize: configuration.streams.historySize, executor: executor))
-            } catch {
-                switch error {
-                case .unknownReducer:
-                    throw ConfigurationError(
-                        path: path, location: "stores[\(index)].reducer",
-                        problem: "unknown reducer \"\(declaration.reducer)\"; known: \(names.joined(separator: ", "))")
-                case .invalidState(let problem):
-                    throw ConfigurationError(
-                        path: path, location: "stores[\(index)].state",
-                        problem: "is not a valid \(declaration.reducer) state (\(problem))")
-                }
+            let at = "stores[\(index)]"
+            var persistence: StorePersistence?
+            if let durability, declaration.durable {
+                persistence = try self.persistence(
+                    for: declaration, stored: stored[declaration.name], createdBy: .configuration, durability: durability,
+                    historySize: configuration.streams.historySize, path: path, at: at)
+            } else if durability != nil, stored[declaration.name] != nil {
+                Log.shared.warning(
+                    "store \(declaration.name) is \"durable\": false but its database holds data of it: served in memory, "
+                        + "its data is left as it is")
             }
+            stores.append(try build(declaration, configuration: configuration, executor: executor, persistence: persistence, path: path, at: at))
+        }
+        guard let durability else { return stores }
+        let declared = Set(configuration.stores.map(\.name))
+        for (offset, saved) in stored.values.sorted(by: { $0.id < $1.id }).enumerated() where !declared.contains(saved.name) {
+            guard saved.createdBy == .put else {
+                Log.shared.warning(
+                    "store \(saved.name) is in \(durability.configuration.path) but no longer in the configuration: not served, "
+                        + "its data is left as it is")
+                continue
+            }
+            let declaration = ServerConfiguration.StoreDeclaration(
+                name: saved.name, reducer: saved.reducer, initialState: saved.initialState)
+            let executor = executors.isEmpty ? nil : executors[(configuration.stores.count + offset) % executors.count]
+            let at = "store \(saved.name) (created with PUT)"
+            let persistence = try self.persistence(
+                for: declaration, stored: saved, createdBy: .put, durability: durability,
+                historySize: configuration.streams.historySize, path: durability.configuration.path, at: at)
+            stores.append(try build(
+                declaration, configuration: configuration, executor: executor, persistence: persistence,
+                path: durability.configuration.path, at: at))
         }
         return stores
+    }
+
+    /// ``build(_:historySize:executor:persistence:)`` with its failures as configuration errors at `at`.
+    private func build(
+        _ declaration: ServerConfiguration.StoreDeclaration, configuration: ServerConfiguration, executor: (any StoreExecutor)?,
+        persistence: StorePersistence?, path: String, at: String
+    ) throws(ConfigurationError) -> any HostedStore {
+        do {
+            return try build(declaration, historySize: configuration.streams.historySize, executor: executor, persistence: persistence)
+        } catch {
+            switch error {
+            case .unknownReducer:
+                throw ConfigurationError(
+                    path: path, location: "\(at).reducer",
+                    problem: "unknown reducer \"\(declaration.reducer)\"; known: \(names.joined(separator: ", "))")
+            case .invalidState(let problem):
+                throw ConfigurationError(
+                    path: path, location: "\(at).state", problem: "is not a valid \(declaration.reducer) state (\(problem))")
+            case .unrecoverable(let problem):
+                throw ConfigurationError(
+                    path: persistence?.durability.configuration.path ?? path, location: "",
+                    problem: "cannot recover \(problem); see docs/durability.md (changing a reducer)")
+            }
+        }
     }
 
     /// Why a store could not be built.
@@ -60,16 +108,22 @@ public struct ReducerCatalog: Sendable {
         case unknownReducer
         /// The initial state does not decode; the text says where and why.
         case invalidState(String)
+        /// A durable store's snapshot or journal does not decode.
+        case unrecoverable(RecoveryError)
     }
 
-    /// Builds one store (not started), bound to `executor` (`nil`: Swift's concurrency pool).
+    /// Builds one store (not started), bound to `executor` (`nil`: Swift's concurrency pool); with `persistence`, the
+    /// store its database holds (see ``TypedStore``).
     /// - Throws: ``BuildFailure``.
     func build(
-        _ declaration: ServerConfiguration.StoreDeclaration, historySize: Int, executor: (any StoreExecutor)?
+        _ declaration: ServerConfiguration.StoreDeclaration, historySize: Int, executor: (any StoreExecutor)?,
+        persistence: StorePersistence? = nil
     ) throws(BuildFailure) -> any HostedStore {
         guard let factory = factories[declaration.reducer] else { throw .unknownReducer }
         do {
-            return try factory(declaration, historySize, executor)
+            return try factory(declaration, historySize, executor, persistence)
+        } catch let error as RecoveryError {
+            throw .unrecoverable(error)
         } catch {
             throw .invalidState(Self.describe(error))
         }

@@ -5,7 +5,7 @@ import StatehouseCore
 /// One `Store<R>` with the typed half of hosting it: actions decoded from JSON and bound to the store, states encoded
 /// to JSON at most once per version (the broadcast and the replies share one encoding), events sent as FSAs.
 ///
-/// ``hosted(name:reducerName:state:historySize:executor:)`` wraps it in a ``HostedStoreBox``; call it where `R` is
+/// ``hosted(name:reducerName:state:historySize:executor:persistence:)`` wraps it in a ``HostedStoreBox``; call it where `R` is
 /// concrete (``ReducerCatalog/register(_:as:)``), so the closures it makes are compiled for `R`.
 ///
 /// ## Thread safety
@@ -19,24 +19,58 @@ final class TypedStore<R: ServableReducer>: Sendable {
     /// The last state encoded (every caller runs on the store's executor; the lock costs an uncontended atomic).
     private let cached = LockedValue<StateReply?>(nil)
 
-    init(name: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?) {
+    /// Where the store is written (nil: in memory only).
+    let persistence: StorePersistence?
+
+    /// A store at `state` (version 0), or, with `persistence`, the store its database holds: its latest snapshot and
+    /// the actions after it replayed through the reducer (no effect runs), its epoch, and the last `historySize`
+    /// versions of its history.
+    /// - Throws: ``RecoveryError`` when a snapshot or an action of the journal does not decode.
+    init(
+        name: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?, persistence: StorePersistence? = nil
+    ) throws(RecoveryError) {
         self.name = name
-        fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
-        store = Store(reducer: R(), state: state, name: name, logger: { line in Log.shared.warning(line) }, executor: executor)
+        self.persistence = persistence
+        guard let persistence else {
+            fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
+            store = Store(reducer: R(), state: state, name: name, logger: { line in Log.shared.warning(line) }, executor: executor)
+            return
+        }
+        var recovered = Snapshot(version: 0, state: state)
+        var versions: [(version: UInt64, json: [UInt8])] = [(0, Self.encode(state))]
+        if let recovery = persistence.recovery {
+            let newest = recovery.rows.last?.version ?? recovery.base.version
+            let keepFrom = newest > UInt64(historySize) ? newest - UInt64(historySize) : 0
+            versions = []
+            recovered = try Self.replay(recovery.base, recovery.rows, store: name) { snapshot in
+                if snapshot.version >= keepFrom { versions.append((snapshot.version, Self.encode(snapshot.state))) }
+            }
+        }
+        fanout = StoreFanout(
+            storeName: name, historySize: historySize, epoch: persistence.epoch, version: versions[0].version,
+            initialJSON: versions[0].json)
+        for (version, json) in versions.dropFirst() { fanout.stateChanged(version: version, json: json) }
+        store = Store(
+            reducer: R(), state: state, name: name, logger: { line in Log.shared.warning(line) }, executor: executor,
+            recovered: recovered, journal: Self.journal(persistence))
     }
 
     /// A new store of `R`, hosted.
     static func hosted(
-        name: String, reducerName: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?
-    ) -> HostedStoreBox {
-        let typed = TypedStore(name: name, state: state, historySize: historySize, executor: executor)
+        name: String, reducerName: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?,
+        persistence: StorePersistence? = nil
+    ) throws(RecoveryError) -> HostedStoreBox {
+        let typed = try TypedStore(
+            name: name, state: state, historySize: historySize, executor: executor, persistence: persistence)
         let operations = HostedStoreBox.Operations(
             start: { await typed.start() },
             stop: { done in typed.store.enqueueStop { _ in done() } },
             reset: { reply in typed.store.enqueueReset { snapshot in reply(typed.encode(snapshot)) } },
             prepare: { typed.prepare(actionJSON: $0) },
-            decodeClientMessage: { typed.decodeClientMessage($0) })
-        return HostedStoreBox(name: name, reducerName: reducerName, fanout: typed.fanout, operations: operations)
+            decodeClientMessage: { typed.decodeClientMessage($0) },
+            stateAt: { try typed.state(at: $0) })
+        return HostedStoreBox(
+            name: name, reducerName: reducerName, fanout: typed.fanout, persistence: persistence, operations: operations)
     }
 
     func start() async {
@@ -94,19 +128,39 @@ final class TypedStore<R: ServableReducer>: Sendable {
 
     /// Binds actions (one, or a batch from a JSON array, enqueued in order) to this store; replies concern the last.
     private func bind(leading: ArraySlice<R.Action> = [], last: R.Action) -> PreparedAction {
-        PreparedAction { [self] waiter in
-            for action in leading { store.enqueue(action) }
+        PreparedAction { [self] waiter, note in submit(leading, last, note: note, waiter) }
+    }
+
+    private func submit(
+        _ leading: ArraySlice<R.Action>, _ last: R.Action, note: IdempotencyNote?, _ waiter: PreparedAction.Waiter
+    ) {
+        // interval/off: while writing fails, memory must not run further ahead of the disk.
+        if let failure = persistence?.durability.failure {
+            let error = APIError.storageUnavailable(failure)
             switch waiter {
-            case .reduced(let reply):
-                store.enqueue(last, handledOrDropped: { snapshot in
-                    if let snapshot { reply(self.encode(snapshot)) }
-                })
-            case .settled(let timeout, let reply):
-                store.enqueueAndSettle(last, timeout: timeout) { result in
-                    switch result {
-                    case .success(let snapshot): reply(.settled(self.encode(snapshot)))
-                    case .failure(let timeout): reply(.timedOut(self.encode(timeout.snapshot)))
-                    }
+            case .reduced(let reply): reply(.failure(error))
+            case .settled(_, let reply): reply(.failure(error))
+            }
+            return
+        }
+        for action in leading { store.enqueue(action) }
+        switch waiter {
+        case .reduced(let reply):
+            let notWritten: (@Sendable (any Error) -> Void)? =
+                persistence == nil ? nil : { @Sendable error in reply(.failure(.notWritten(error))) }
+            store.enqueue(
+                last, note: note,
+                handledOrDropped: { snapshot in
+                    if let snapshot { reply(.success(self.encode(snapshot))) }
+                },
+                notWritten: notWritten)
+        case .settled(let timeout, let reply):
+            let notWritten: (@Sendable (any Error) -> Void)? =
+                persistence == nil ? nil : { @Sendable error in reply(.failure(.notWritten(error))) }
+            store.enqueueAndSettle(last, timeout: timeout, note: note, notWritten: notWritten) { result in
+                switch result {
+                case .success(let snapshot): reply(.success(.settled(self.encode(snapshot))))
+                case .failure(let timeout): reply(.success(.timedOut(self.encode(timeout.snapshot))))
                 }
             }
         }

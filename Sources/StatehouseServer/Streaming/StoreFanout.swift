@@ -40,9 +40,10 @@ final class StoreFanout: @unchecked Sendable {
     /// Version waiters on all loops (guarded by `lock`): a change that no channel sees still wakes them.
     private var waiterCount = 0
 
-    init(storeName: String, historySize: Int, initialJSON: [UInt8]) {
+    /// A stream starting at `version` with the state `initialJSON`, in `epoch` (nil: a new random one).
+    init(storeName: String, historySize: Int, epoch: String? = nil, version: UInt64 = 0, initialJSON: [UInt8]) {
         self.storeName = storeName
-        history = StoreHistory(capacity: historySize, initial: 0, json: initialJSON)
+        history = StoreHistory(capacity: historySize, initial: version, json: initialJSON, epoch: epoch)
     }
 
     /// The shard of `loop`, made on first use. Under the lock.
@@ -98,6 +99,17 @@ final class StoreFanout: @unchecked Sendable {
     }
 
     var epoch: String { history.epoch }
+
+    /// How many versions the history holds.
+    var historyCount: Int { lock.withLock { Int(history.newestVersion - history.oldestVersion) + 1 } }
+
+    /// The state JSON of `version` when the history still holds it.
+    func json(at version: UInt64) -> [UInt8]? {
+        lock.withLock {
+            if version == history.newestVersion { return history.newestJSON }
+            return history.value(at: version)?.serialized()
+        }
+    }
 
     /// RFC 6902 ops from `version` of `epoch` to the newest state, or nil when the history no longer holds it.
     func patchToNewest(from version: UInt64, epoch: String) -> (ops: [UInt8], newest: UInt64)? {

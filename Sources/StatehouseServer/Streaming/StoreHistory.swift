@@ -64,13 +64,16 @@ struct StoreHistory {
         case delta(ByteDelta)
     }
 
-    init(capacity: Int, initial version: UInt64, json: [UInt8], fullBudget: Int = defaultFullBudget) {
-        epoch = String(UInt64.random(in: 0..<(1 << 60)), radix: 16)
+    init(capacity: Int, initial version: UInt64, json: [UInt8], fullBudget: Int = defaultFullBudget, epoch: String? = nil) {
+        self.epoch = epoch ?? Self.newEpoch()
         self.capacity = max(capacity, 1)
         self.fullBudget = fullBudget
         newestVersion = version
         newestJSON = json
     }
+
+    /// A new random epoch: 15 hex digits.
+    static func newEpoch() -> String { String(UInt64.random(in: 0..<(1 << 60)), radix: 16) }
 
     var oldestVersion: UInt64 { newestVersion - UInt64(steps.count - head) }
 

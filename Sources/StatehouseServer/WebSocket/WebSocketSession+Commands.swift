@@ -139,14 +139,15 @@ extension WebSocketSession {
             }
             actionsInFlight += 1
             if actionsInFlight >= Self.maxActionsInFlight { connection.stopReading() }
+            var note: IdempotencyNote?
             if let id {
                 let lookup = store.idempotency.begin(id, fingerprint: fingerprint, on: context.loop) { [self] outcome in
-                    acknowledged(ref: ref, version: outcome.version)
+                    answered(ref: ref, outcome)
                 }
                 switch lookup {
-                case .new: break
+                case .new: note = IdempotencyNote.forDurable(store, key: id, fingerprint: fingerprint)
                 case .waiting: return
-                case .replay(let outcome): return acknowledged(ref: ref, version: outcome.version)
+                case .replay(let outcome): return answered(ref: ref, outcome)
                 case .conflict:
                     actionsInFlight -= 1
                     return sendMessage(Envelope.error(ref: ref, APIError(
@@ -156,16 +157,34 @@ extension WebSocketSession {
             }
             let loop = context.loop
             let cache = id.map { _ in store.idempotency }  // only keyed actions make a store's cache
-            action.submit { [self] reply in
+            action.submit(note: note) { [self] result in
                 loop.execute { [self] in
-                    // After this loop's subscribers got the version (a sliced fan-out may still be delivering it).
-                    store.fanout.afterDelivery(of: reply.version, on: loop) { [self] in
-                        // This action's ack first, then repeats of its id that waited (on this socket: in send order).
-                        acknowledged(ref: ref, version: reply.version)
-                        if let id, let cache { cache.complete(id, with: .reduced(reply)) }
+                    switch result {
+                    case .success(let reply):
+                        // After this loop's subscribers got the version (a sliced fan-out may still be delivering it).
+                        store.fanout.afterDelivery(of: reply.version, on: loop) { [self] in
+                            // This action's ack first, then repeats of its id that waited (on this socket: in send order).
+                            acknowledged(ref: ref, version: reply.version)
+                            if let id, let cache { cache.complete(id, with: .reduced(reply)) }
+                        }
+                    case .failure(let error):
+                        answered(ref: ref, .failed(error))
+                        if let id, let cache { cache.complete(id, with: .failed(error)) }
                     }
                 }
             }
+        }
+    }
+
+    /// Answers an action with its outcome: an ack, or an `error` with its `ref` when it was not applied.
+    private func answered(ref: String?, _ outcome: IdempotencyCache.Outcome) {
+        switch outcome {
+        case .reduced(let reply), .timedOut(let reply): acknowledged(ref: ref, version: reply.version)
+        case .failed(let error):
+            actionsInFlight -= 1
+            guard state == .open else { return }
+            sendMessage(Envelope.error(ref: ref, error))
+            if actionsInFlight == Self.maxActionsInFlight - 1 { updateReading() }
         }
     }
 

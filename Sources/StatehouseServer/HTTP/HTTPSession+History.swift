@@ -1,0 +1,100 @@
+import Dispatch
+import HTTP1
+
+/// Time travel and audit: `GET /stores/{name}?at=VERSION` and `GET /stores/{name}/log?since=VERSION&limit=N`.
+///
+/// Both may read the database and replay actions, so they run on a background queue, never on the event loop; the
+/// answer comes back to the loop.
+extension HTTPSession {
+    /// Reads that leave the loop.
+    static let historyQueue = DispatchQueue(label: "statehouse.history", qos: .utility, attributes: .concurrent)
+
+    /// `?at=VERSION`: 200 with the state at that version; 404 `version_not_reached` past the newest, 410
+    /// `version_not_retained` before the oldest kept (the history for a store in memory, the journal for a durable one).
+    func read(_ request: HTTPRequest, from store: any HostedStore, at version: UInt64) {
+        let headOnly = request.method == "HEAD"
+        let newest = store.fanout.newest.version
+        if version > newest {
+            return send(error: APIError(
+                status: 404, code: "version_not_reached",
+                message: "The store is at version \(newest); at= reads a version it has reached."),
+                keepAlive: request.keepAlive, headOnly: headOnly)
+        }
+        state = .busy
+        let loop = context.loop
+        Self.historyQueue.async { [self] in
+            let response: HTTPResponse
+            do {
+                if let json = try store.state(at: version) {
+                    response = Responses.json(200, Envelope.storeState(store: store.name, StateReply(version: version, state: json)))
+                } else {
+                    response = Responses.error(Self.notRetained(store, version))
+                }
+            } catch {
+                response = Responses.error(APIError(
+                    status: 500, code: "replay_failed",
+                    message: "The state at version \(version) could not be rebuilt (\(error)); see docs/durability.md."))
+            }
+            loop.execute { [self] in finish(response, keepAlive: request.keepAlive, headOnly: headOnly) }
+        }
+    }
+
+    private static func notRetained(_ store: any HostedStore, _ version: UInt64) -> APIError {
+        var range = "only the last \(store.fanout.historyCount) versions are kept in memory"
+        if let persistence = store.persistence,
+            let kept = try? persistence.durability.database.retained(storeID: persistence.storeID)
+        {
+            range = "versions \(kept.lowerBound) to \(kept.upperBound) are kept (storage.retainActions)"
+        }
+        return APIError(
+            status: 410, code: "version_not_retained",
+            message: "Version \(version) is no longer kept: \(range). Read a later version.")
+    }
+
+    /// `/log?since=VERSION&limit=N`: the journal after `since` (default 0), at most `limit` (default 1,000, at most
+    /// 10,000) entries, as JSON lines (`application/x-ndjson`), oldest first; 404 `not_durable` for a store in memory.
+    func readLog(_ request: HTTPRequest, from store: any HostedStore) {
+        let headOnly = request.method == "HEAD"
+        let query = QueryParameters(request.query)
+        var since: UInt64 = 0
+        var limit = 1_000
+        do throws(APIError) {
+            if let unknown = query.unknown(["since", "limit"]).first {
+                throw StreamRequest.invalid("Unknown query parameter \(JSONText.quoted(unknown)); /log takes since and limit.")
+            }
+            if let text = query["since"] {
+                guard let value = UInt64(text) else { throw StreamRequest.invalid("since must be an unsigned integer (a version).") }
+                since = value
+            }
+            if let text = query["limit"] {
+                guard let value = Int(text), (1...10_000).contains(value) else {
+                    throw StreamRequest.invalid("limit must be an integer from 1 to 10000.")
+                }
+                limit = value
+            }
+        } catch {
+            return send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
+        }
+        guard let persistence = store.persistence else {
+            return send(error: APIError(
+                status: 404, code: "not_durable",
+                message: "Store \(JSONText.quoted(store.name)) lives in memory only, so it keeps no journal; give the server a storage section."),
+                keepAlive: request.keepAlive, headOnly: headOnly)
+        }
+        state = .busy
+        let loop = context.loop
+        Self.historyQueue.async { [self, since, limit] in
+            let response: HTTPResponse
+            do {
+                let rows = try persistence.durability.database.log(storeID: persistence.storeID, since: since, limit: limit)
+                var body: [UInt8] = []
+                for row in rows { JournalRendering.line(row, into: &body) }
+                response = HTTPResponse(
+                    status: 200, fields: [HTTPField(name: "Content-Type", value: "application/x-ndjson")], body: body)
+            } catch {
+                response = Responses.error(.notWritten(error))
+            }
+            loop.execute { [self] in finish(response, keepAlive: request.keepAlive, headOnly: headOnly) }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import JSONCoding
+import JSONPatch
+import StatehouseCore
+
+/// A journal row or snapshot the store's reducer cannot read back: recovery stops (the server does not start).
+struct RecoveryError: Error, CustomStringConvertible, Sendable {
+    let store: String
+    let version: UInt64
+    let problem: String
+
+    var description: String { "store \(store), version \(version): \(problem)" }
+}
+
+/// A durable store's journal and its replay: what is written per batch, and how a state is rebuilt from a snapshot
+/// and the actions after it.
+///
+/// Actions are journaled as Swift's synthesized `Codable` writes them (`{"add":{"_0":5}}`: what the reducer's own
+/// `Decodable` reads back without the FSA mapping); `/log` shows them as Flux Standard Actions. Encoding happens on
+/// the database's writer thread, off the store's executor.
+extension TypedStore {
+    /// The journal of a store written to `persistence`: each batch becomes one `append`, gated in `commit` mode.
+    static func journal(_ persistence: StorePersistence) -> StoreJournal<R.Action, R.State> {
+        let database = persistence.durability.database
+        let storeID = persistence.storeID
+        return StoreJournal(gatesOutput: persistence.durability.gatesOutput) { record, done in
+            database.append(JournalBatch(storeID: storeID) { encoded(record) }) { error in done(error) }
+        }
+    }
+
+    /// The rows, keys and snapshot of one batch, as JSON.
+    static func encoded(_ record: JournalRecord<R.Action, R.State>) -> EncodedBatch {
+        let now = StoreDurability.nowMs
+        let encoder = JSONBytesEncoder()
+        let rows = record.changes.map { change -> JournalRow in
+            switch change.cause {
+            case .action(let action, let fromEffect):
+                let json = (try? encoder.encode(action)) ?? Array("null".utf8)
+                return JournalRow(version: change.version, origin: fromEffect ? .effect : .external, action: json, timeMs: now)
+            case .reset(let state):
+                return JournalRow(version: change.version, origin: .reset, action: encode(state), timeMs: now)
+            }
+        }
+        let keys = record.noted.compactMap { noted -> StoredKey? in
+            guard let note = noted.note as? IdempotencyNote else { return nil }
+            return StoredKey(
+                key: note.key, fingerprint: note.fingerprint, version: noted.snapshot.version,
+                state: encode(noted.snapshot.state), expiresMs: note.expiresMs)
+        }
+        let state = record.snapshot.state
+        return EncodedBatch(
+            rows: rows, keys: keys, newestVersion: record.snapshot.version, forceSnapshot: record.endsWithReset,
+            snapshotState: { encode(state) })
+    }
+
+    /// The state `rows` lead to from `base`, through the reducer (effects are not run); `each` sees every version on
+    /// the way, the base's first.
+    /// - Throws: ``RecoveryError`` naming the version of a snapshot or action that does not decode, or of a gap.
+    static func replay(
+        _ base: StoredSnapshot, _ rows: some Sequence<JournalRow>, store: String,
+        each: (Snapshot<R.State>) -> Void = { _ in }
+    ) throws(RecoveryError) -> Snapshot<R.State> {
+        let decoder = JSONValueDecoder()
+        var state: R.State
+        do {
+            state = try decoder.decode(R.State.self, from: base.state)
+        } catch {
+            throw RecoveryError(store: store, version: base.version, problem: "its snapshot is not a valid \(R.self) state (\(error))")
+        }
+        var version = base.version
+        each(Snapshot(version: version, state: state))
+        let reducer = R()
+        for row in rows {
+            guard row.version == version + 1 else {
+                throw RecoveryError(store: store, version: row.version, problem: "the journal skips from version \(version)")
+            }
+            if row.origin == .reset {
+                do {
+                    state = try decoder.decode(R.State.self, from: row.action)
+                } catch {
+                    throw RecoveryError(store: store, version: row.version, problem: "its reset state does not decode (\(error))")
+                }
+            } else {
+                let action: R.Action
+                do {
+                    action = try decoder.decode(R.Action.self, from: row.action)
+                } catch {
+                    throw RecoveryError(
+                        store: store, version: row.version, problem: "its action is not a valid \(R.self) action (\(error))")
+                }
+                _ = reducer.reduce(state: &state, action: action)
+            }
+            version = row.version
+            each(Snapshot(version: version, state: state))
+        }
+        return Snapshot(version: version, state: state)
+    }
+
+    /// The state at `version` as JSON: from the history when it holds it, else rebuilt from the journal.
+    func state(at version: UInt64) throws -> [UInt8]? {
+        if let json = fanout.json(at: version) { return json }
+        guard let persistence,
+            let inputs = try persistence.durability.database.stateInputs(storeID: persistence.storeID, at: version)
+        else { return nil }
+        let snapshot = try Self.replay(inputs.base, inputs.rows, store: name)
+        guard snapshot.version == version else { return nil }
+        return Self.encode(snapshot.state)
+    }
+}

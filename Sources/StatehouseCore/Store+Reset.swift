@@ -51,7 +51,7 @@ extension Store {
             state = initialState
             version += 1
             journalChange(.reset(initialState))
-            openBatch?.record.endsWithReset = true
+            journaling?.openBatch?.record.endsWithReset = true
             publish(snapshot)
         }
         if isStarted {

@@ -97,14 +97,8 @@ import Testing
         defer { database.close() }
         let threads = 8, perThread = 100
         let ids = try (0..<threads).map { try files.createStore(database, name: "s\($0)") }
-        let before = database.committedTransactions
-        let failures = runThreads(threads) { thread in
-            (1...perThread).filter { version in
-                files.append(database, storeID: ids[thread], versions: UInt64(version)...UInt64(version)) != nil
-            }.count
-        }
+        let (failures, transactions) = files.appendFromThreads(database, storeIDs: ids, perThread: perThread)
         #expect(failures == 0)
-        let transactions = database.committedTransactions - before
         #expect(transactions < threads * perThread / 2, "\(transactions) transactions for \(threads * perThread)")
         for id in ids {
             #expect(try database.log(storeID: id, since: 0, limit: 1_000).map(\.version) == Array(1...100))
@@ -121,16 +115,9 @@ import Testing
         defer { database.close() }
         let threads = 64, perThread = 300
         let ids = try (0..<threads).map { try files.createStore(database, name: "s\($0)") }
-        let transactionsBefore = database.committedTransactions
         let start = ContinuousClock.now
-        _ = runThreads(threads) { thread in
-            for version in 1...perThread {
-                _ = files.append(database, storeID: ids[thread], versions: UInt64(version)...UInt64(version))
-            }
-            return 0
-        }
+        let (_, transactions) = files.appendFromThreads(database, storeIDs: ids, perThread: perThread)
         let seconds = (ContinuousClock.now - start).seconds
-        let transactions = database.committedTransactions - transactionsBefore
         print("storage: \(Int(Double(threads * perThread) / seconds)) appends/s of 1-row batches from \(threads) "
               + "threads (commit mode, \(transactions) transactions, "
               + "\(String(format: "%.1f", Double(threads * perThread) / Double(transactions))) batches each)")
@@ -399,6 +386,20 @@ private struct StorageFiles: Sendable {
             return StorageError(path: path, operation: "test", message: "append's done did not come in 10 s")
         }
         return outcome
+    }
+
+    /// One thread per store appends 1-row batches 1...`perThread`, each waiting for its `done`; returns the failed
+    /// appends and the transactions they took.
+    func appendFromThreads(_ database: StoreDatabase, storeIDs: [Int64], perThread: Int)
+        -> (failures: Int, transactions: Int)
+    {
+        let before = database.committedTransactions
+        let failures = runThreads(storeIDs.count) { thread in
+            (1...perThread).filter { version in
+                append(database, storeID: storeIDs[thread], versions: UInt64(version)...UInt64(version)) != nil
+            }.count
+        }
+        return (failures, database.committedTransactions - before)
     }
 
     func createStore(_ database: StoreDatabase, name: String) throws -> Int64 {

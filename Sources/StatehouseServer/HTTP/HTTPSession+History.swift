@@ -20,21 +20,24 @@ extension HTTPSession {
                 message: "The store is at version \(newest); at= reads a version it has reached."),
                 keepAlive: request.keepAlive, headOnly: headOnly)
         }
-        state = .busy
-        let loop = context.loop
-        Self.historyQueue.async { [self] in
-            let response: HTTPResponse
+        answerOffLoop(request, headOnly: headOnly) {
             do {
-                if let json = try store.state(at: version) {
-                    response = Responses.json(200, Envelope.storeState(store: store.name, StateReply(version: version, state: json)))
-                } else {
-                    response = Responses.error(Self.notRetained(store, version))
-                }
+                guard let json = try store.state(at: version) else { return Responses.error(Self.notRetained(store, version)) }
+                return Responses.json(200, Envelope.storeState(store: store.name, StateReply(version: version, state: json)))
             } catch {
-                response = Responses.error(APIError(
+                return Responses.error(APIError(
                     status: 500, code: "replay_failed",
                     message: "The state at version \(version) could not be rebuilt (\(error)); see docs/durability.md."))
             }
+        }
+    }
+
+    /// Builds the answer on ``historyQueue`` (blocking reads, replays), then sends it on the loop.
+    private func answerOffLoop(_ request: HTTPRequest, headOnly: Bool, _ build: @escaping @Sendable () -> HTTPResponse) {
+        state = .busy
+        let loop = context.loop
+        Self.historyQueue.async { [self] in
+            let response = build()
             loop.execute { [self] in finish(response, keepAlive: request.keepAlive, headOnly: headOnly) }
         }
     }
@@ -81,20 +84,15 @@ extension HTTPSession {
                 message: "Store \(JSONText.quoted(store.name)) lives in memory only, so it keeps no journal; give the server a storage section."),
                 keepAlive: request.keepAlive, headOnly: headOnly)
         }
-        state = .busy
-        let loop = context.loop
-        Self.historyQueue.async { [self, since, limit] in
-            let response: HTTPResponse
+        answerOffLoop(request, headOnly: headOnly) { [since, limit] in
             do {
                 let rows = try persistence.durability.database.log(storeID: persistence.storeID, since: since, limit: limit)
                 var body: [UInt8] = []
                 for row in rows { JournalRendering.line(row, into: &body) }
-                response = HTTPResponse(
-                    status: 200, fields: [HTTPField(name: "Content-Type", value: "application/x-ndjson")], body: body)
+                return HTTPResponse(status: 200, fields: [HTTPField(name: "Content-Type", value: "application/x-ndjson")], body: body)
             } catch {
-                response = Responses.error(.notWritten(error))
+                return Responses.error(.notWritten(error))
             }
-            loop.execute { [self] in finish(response, keepAlive: request.keepAlive, headOnly: headOnly) }
         }
     }
 }

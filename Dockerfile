@@ -15,10 +15,14 @@ RUN printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: trixie\nComp
         > /etc/apt/sources.list.d/trixie.sources \
  && printf 'Package: *\nPin: release n=trixie\nPin-Priority: 100\n' > /etc/apt/preferences.d/trixie-pin \
  && apt-get update \
- && apt-get install -y --no-install-recommends libuv1 libllhttp9.2 libssl3 libstdc++6 \
+ && apt-get install -y --no-install-recommends libuv1 libllhttp9.2 libssl3 libsqlite3-0 libstdc++6 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/.build/release/statehouse /usr/local/bin/statehouse
 COPY Config/statehouse.json /etc/statehouse/statehouse.json
+# The durable stores' database: data/statehouse.sqlite under the working directory (storage.path), on a volume.
+RUN mkdir -p /var/lib/statehouse/data && chown -R nobody /var/lib/statehouse
+WORKDIR /var/lib/statehouse
+VOLUME /var/lib/statehouse/data
 EXPOSE 8080
 USER nobody
 ENTRYPOINT ["statehouse", "serve", "--config", "/etc/statehouse/statehouse.json", "--host", "0.0.0.0", "--port", "8080"]

@@ -32,10 +32,31 @@ extension Store {
         var settle: SettleRequest?
         /// Called on the actor right after handling with the snapshot, or with `nil` if dropped.
         var completion: (@Sendable (Snapshot<R.State>?) -> Void)?
-        /// Journaled stores: travels with the action into its ``JournalRecord`` (e.g. an idempotency key).
-        var note: (any AnyObject & Sendable)?
-        /// Journaled stores: called instead of `completion` when the batch holding the action could not be written.
-        var notWritten: (@Sendable (any Error) -> Void)?
+        /// Journaled stores: the action's note and `notWritten` handler; nil for most envelopes (one word).
+        var journal: JournalTag?
+
+        var note: (any AnyObject & Sendable)? { journal?.note }
+        var notWritten: (@Sendable (any Error) -> Void)? { journal?.notWritten }
+    }
+
+    /// What a journaled store's sender attaches to an action: a note that travels into its ``JournalRecord`` (e.g. an
+    /// idempotency key) and the handler called instead of its completion when its batch could not be written.
+    ///
+    /// ## Thread safety
+    /// Immutable.
+    final class JournalTag: Sendable {
+        let note: (any AnyObject & Sendable)?
+        let notWritten: (@Sendable (any Error) -> Void)?
+
+        init(note: (any AnyObject & Sendable)?, notWritten: (@Sendable (any Error) -> Void)?) {
+            self.note = note
+            self.notWritten = notWritten
+        }
+
+        /// A tag, or nil when there is nothing to attach.
+        static func make(note: (any AnyObject & Sendable)?, notWritten: (@Sendable (any Error) -> Void)?) -> JournalTag? {
+            note == nil && notWritten == nil ? nil : JournalTag(note: note, notWritten: notWritten)
+        }
     }
 
     /// Whether `envelope` must be dropped: its run was cancelled, or it is a top-level effect

@@ -20,15 +20,15 @@ extension Store {
     /// A journaled store's journal and batches in progress (one heap object, made only for a journaled store).
     ///
     /// ## Thread safety
-    /// Confined to the store's actor.
+    /// Confined to the store's actor (which serializes every access: no run-time exclusivity checks).
     final class Journaling {
         let journal: StoreJournal<R.Action, R.State>
         /// The batch of the current drain slice.
-        var openBatch: JournalBatch?
+        @exclusivity(unchecked) var openBatch: JournalBatch?
         /// The batch whose write has not returned yet (gated stores only): the drain waits for it.
-        var writingBatch: JournalBatch?
+        @exclusivity(unchecked) var writingBatch: JournalBatch?
         /// Outputs the gate holds, in the order they were made.
-        var heldOutputs: [HeldOutput] = []
+        @exclusivity(unchecked) var heldOutputs: [HeldOutput] = []
 
         init(_ journal: StoreJournal<R.Action, R.State>) { self.journal = journal }
     }
@@ -64,6 +64,12 @@ extension Store {
     /// Records a noted action of the open batch (after its reduce).
     func journalNote(_ note: any AnyObject & Sendable) {
         journaling?.openBatch?.record.noted.append(.init(note: note, snapshot: snapshot))
+    }
+
+    /// Whether the open batch must be written before `envelope` is handled: a stop comes after its batch's write.
+    static func endsBatchBefore(_ envelope: Envelope, _ journaling: Journaling) -> Bool {
+        guard case .stop = envelope.payload else { return false }
+        return journaling.openBatch?.record.isEmpty == false
     }
 
     /// Ends the open batch: writes it (when it has something to write). Returns true when the drain must stop and

@@ -31,7 +31,8 @@ extension Store {
         handledOrDropped completion: @escaping @Sendable (Snapshot<R.State>?) -> Void,
         notWritten: (@Sendable (any Error) -> Void)? = nil
     ) {
-        push(Envelope(payload: .action(action), completion: completion, note: note, notWritten: notWritten))
+        push(Envelope(
+            payload: .action(action), completion: completion, journal: .make(note: note, notWritten: notWritten)))
     }
 
     /// Enqueues `action` and suspends until it has been reduced.
@@ -89,13 +90,11 @@ extension Store {
                 }
             }
             let envelope = backlog[backlogStart]
-            if let journaling, case .stop = envelope.payload, journaling.openBatch?.record.isEmpty == false {
-                break  // the batch before a stop is written first
-            }
+            if let journaling, Self.endsBatchBefore(envelope, journaling) { break }
             backlogStart += 1
             process(envelope)
             handled += 1
-            if journaling?.openBatch?.record.endsWithReset == true { break }  // a reset ends its batch (snapshotted at it)
+            if let journaling, journaling.openBatch?.record.endsWithReset == true { break }  // snapshotted at the reset
         }
         if endBatch() { return }
         // The rest of the backlog waits for the next slice (handled entries go when it is replaced: no shifting).
@@ -144,7 +143,7 @@ extension Store {
             if journaling != nil { journalChange(.action(action, fromEffect: envelope.fromEffect)) }
             publish(snapshot)
         }
-        if let note = envelope.note { journalNote(note) }
+        if let journal = envelope.journal, let note = journal.note { journalNote(note) }
         report(action, envelope, dropped: false)
         currentGroup = ownGroup ?? envelope.group ?? envelope.origin.flatMap { runs[$0]?.group }
         start(effect, parent: nil)

@@ -27,7 +27,7 @@ extension Store {
                 if let snapshot { completion(snapshot) }
             }
         }
-        push(Envelope(payload: payload, completion: done, notWritten: notWritten))
+        push(Envelope(payload: payload, completion: done, journal: .make(note: nil, notWritten: notWritten)))
     }
 
     /// Resets the store (see ``enqueueReset(completion:)``) and waits for it.

@@ -21,7 +21,7 @@ extension Store {
     ) {
         let request = SettleRequest(
             deadline: clock.elapsed() + timeout, timeout: timeout, completion: completion, notWritten: notWritten)
-        push(Envelope(payload: .action(action), settle: request, note: note))
+        push(Envelope(payload: .action(action), settle: request, journal: .make(note: note, notWritten: nil)))
     }
 
     /// Enqueues `action` and suspends until it and every effect it started, transitively, have

@@ -69,7 +69,7 @@ extension HTTPSession {
                     }
                     processNext()
                 case .success(let id):
-                    let persistence = StorePersistence(durability: durability, storeID: id, epoch: epoch, recovery: nil, keys: [])
+                    let persistence = StorePersistence(durability: durability, storeID: id, epoch: epoch)
                     guard let durable = try? context.catalog.build(
                         declaration, historySize: context.streams.historySize, executor: context.storeExecutor,
                         persistence: persistence)

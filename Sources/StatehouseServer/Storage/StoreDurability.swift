@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The server's durable storage: the database every durable store writes to, its sync mode, and whether writing works.
 ///
@@ -13,6 +14,8 @@ final class StoreDurability: Sendable {
     let database: StoreDatabase
     let configuration: StorageConfiguration
     private let failing = LockedValue<StorageError?>(nil)
+    /// Whether `failing` holds an error: read without the lock on every action.
+    private let isFailing = Atomic<Bool>(false)
     /// Names the database holds data of that the server does not serve (`"durable": false`, or no longer configured):
     /// a `PUT` of one is refused, so the database's unique names are never in conflict.
     let unservedNames = LockedValue<Set<String>>([])
@@ -20,14 +23,17 @@ final class StoreDurability: Sendable {
     init(database: StoreDatabase) {
         self.database = database
         configuration = database.configuration
-        let failing = self.failing
-        database.onHealthChange { error in
-            failing.withLock { $0 = error }
-            if let error {
-                Log.shared.error("\(error); durable stores refuse actions until writing works again")
-            } else {
-                Log.shared.info("storage \(database.configuration.path): writing works again")
-            }
+        database.onHealthChange { [weak self] error in self?.healthChanged(error) }
+    }
+
+    /// The writer's health changed (its thread): stores refuse actions from now on, or take them again.
+    private func healthChanged(_ error: StorageError?) {
+        failing.withLock { $0 = error }
+        isFailing.store(error != nil, ordering: .releasing)
+        if let error {
+            Log.shared.error("\(error); durable stores refuse actions until writing works again")
+        } else {
+            Log.shared.info("storage \(configuration.path): writing works again")
         }
     }
 
@@ -35,7 +41,10 @@ final class StoreDurability: Sendable {
     var gatesOutput: Bool { configuration.sync == .commit }
 
     /// The write failure that makes durable stores refuse actions now (`interval` and `off` modes), or nil.
-    var failure: StorageError? { failing.withLock { $0 } }
+    var failure: StorageError? {
+        guard isFailing.load(ordering: .acquiring) else { return nil }
+        return failing.withLock { $0 }
+    }
 
     /// How long an idempotency key's outcome is kept.
     var keyTtl: Duration { .seconds(configuration.keyTtlSeconds) }
@@ -44,14 +53,28 @@ final class StoreDurability: Sendable {
     static var nowMs: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 }
 
-/// What a durable store is built with: its row in the database and what recovery reads.
-struct StorePersistence: Sendable {
+/// Where a durable store is written: its database and its row there. Kept by the store for its life (one reference).
+///
+/// ## Thread safety
+/// Immutable.
+final class StorePersistence: Sendable {
     let durability: StoreDurability
     let storeID: Int64
     /// The store's epoch, kept for its life (resume tokens and entity tags stay valid across restarts).
     let epoch: String
-    /// The snapshot and journal rows to recover from; nil for a store just created (version 0, initial state).
-    let recovery: (base: StoredSnapshot, rows: [JournalRow])?
+
+    init(durability: StoreDurability, storeID: Int64, epoch: String) {
+        self.durability = durability
+        self.storeID = storeID
+        self.epoch = epoch
+    }
+}
+
+/// What a durable store is recovered from at build (then dropped): its snapshot, the journal rows after it, its keys.
+struct StoreRecovery: Sendable {
+    /// The snapshot and journal rows to replay.
+    let base: StoredSnapshot
+    let rows: [JournalRow]
     /// Unexpired idempotency keys.
     let keys: [StoredKey]
 }

@@ -28,16 +28,20 @@ final class HostedStoreBox: HostedStore, Sendable {
     /// Made on the first keyed action (see ``idempotency``).
     private let idempotencyCache = LockedValue<IdempotencyCache?>(nil)
 
-    init(name: String, reducerName: String, fanout: StoreFanout, persistence: StorePersistence?, operations: Operations) {
+    /// `keys`: a recovered store's unexpired idempotency keys.
+    init(
+        name: String, reducerName: String, fanout: StoreFanout, persistence: StorePersistence?, keys: [StoredKey],
+        operations: Operations
+    ) {
         self.name = name
         self.reducerName = reducerName
         self.fanout = fanout
         self.persistence = persistence
         self.operations = operations
         // A durable store's keys outlive restarts: the ones read back are answered as before.
-        if let persistence, !persistence.keys.isEmpty {
+        if !keys.isEmpty {
             let nowMs = StoreDurability.nowMs
-            for key in persistence.keys { idempotency.restore(key, nowMs: nowMs) }
+            for key in keys { idempotency.restore(key, nowMs: nowMs) }
         }
     }
 

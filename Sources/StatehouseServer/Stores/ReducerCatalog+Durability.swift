@@ -16,7 +16,7 @@ extension ReducerCatalog {
     func persistence(
         for declaration: ServerConfiguration.StoreDeclaration, stored: StoredStore?, createdBy: StoreCreator,
         durability: StoreDurability, historySize: Int, path: String, at: String
-    ) throws(ConfigurationError) -> StorePersistence {
+    ) throws(ConfigurationError) -> (StorePersistence, StoreRecovery?) {
         let database = durability.database
         let file = durability.configuration.path
         if let stored {
@@ -29,8 +29,9 @@ extension ReducerCatalog {
             do {
                 let recovery = try database.recovery(storeID: stored.id, historySize: historySize)
                 let keys = try database.keys(storeID: stored.id, nowMs: StoreDurability.nowMs)
-                return StorePersistence(
-                    durability: durability, storeID: stored.id, epoch: stored.epoch, recovery: recovery, keys: keys)
+                return (
+                    StorePersistence(durability: durability, storeID: stored.id, epoch: stored.epoch),
+                    StoreRecovery(base: recovery.base, rows: recovery.rows, keys: keys))
             } catch {
                 throw ConfigurationError(path: file, location: "", problem: "cannot read store \(stored.name) (\(error))")
             }
@@ -41,7 +42,7 @@ extension ReducerCatalog {
             initial = try build(declaration, historySize: 1, executor: nil).read().state
         } catch {
             // The same build fails again with its precise message in makeStores.
-            return StorePersistence(durability: durability, storeID: 0, epoch: "", recovery: nil, keys: [])
+            return (StorePersistence(durability: durability, storeID: 0, epoch: ""), nil)
         }
         let epoch = StoreHistory.newEpoch()
         switch durability.createStoreAndWait(
@@ -49,7 +50,7 @@ extension ReducerCatalog {
             createdBy: createdBy, state0: initial)
         {
         case .success(let id):
-            return StorePersistence(durability: durability, storeID: id, epoch: epoch, recovery: nil, keys: [])
+            return (StorePersistence(durability: durability, storeID: id, epoch: epoch), nil)
         case .failure(let error):
             throw ConfigurationError(path: file, location: "", problem: "cannot create store \(declaration.name) (\(error))")
         }

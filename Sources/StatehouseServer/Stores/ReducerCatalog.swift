@@ -5,7 +5,7 @@ import StatehouseCore
 public struct ReducerCatalog: Sendable {
     typealias Factory = @Sendable (
         _ declaration: ServerConfiguration.StoreDeclaration, _ historySize: Int, _ executor: (any StoreExecutor)?,
-        _ persistence: StorePersistence?
+        _ persistence: StorePersistence?, _ recovery: StoreRecovery?
     ) throws -> any HostedStore
 
     private var factories: [String: Factory] = [:]
@@ -17,14 +17,14 @@ public struct ReducerCatalog: Sendable {
     /// Registers `type` under `name` (default: the type's own name).
     public mutating func register<R: ServableReducer>(_ type: R.Type, as name: String? = nil) {
         let reducerName = name ?? String(describing: type)
-        factories[reducerName] = { declaration, historySize, executor, persistence in
+        factories[reducerName] = { declaration, historySize, executor, persistence, recovery in
             var state = R.initialState
             if let json = declaration.initialState {
                 state = try JSONDecoder().decode(R.State.self, from: Data(json))
             }
             return try TypedStore<R>.hosted(
                 name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor,
-                persistence: persistence)
+                persistence: persistence, recovery: recovery)
         }
         replayers[reducerName] = { database, stored, target, verify in
             try TypedStore<R>.replayJournal(database, stored, to: target, verify: verify)
@@ -49,7 +49,7 @@ public struct ReducerCatalog: Sendable {
         for (index, declaration) in configuration.stores.enumerated() {
             let executor = executors.isEmpty ? nil : executors[index % executors.count]
             let at = "stores[\(index)]"
-            var persistence: StorePersistence?
+            var persistence: (StorePersistence, StoreRecovery?)?
             if let durability, declaration.durable {
                 persistence = try self.persistence(
                     for: declaration, stored: stored[declaration.name], createdBy: .configuration, durability: durability,
@@ -60,7 +60,8 @@ public struct ReducerCatalog: Sendable {
                     "store \(declaration.name) is \"durable\": false but its database holds data of it: served in memory, "
                         + "its data is left as it is")
             }
-            stores.append(try build(declaration, configuration: configuration, executor: executor, persistence: persistence, path: path, at: at))
+            stores.append(try build(
+                declaration, configuration: configuration, executor: executor, persistence: persistence, path: path, at: at))
         }
         guard let durability else { return stores }
         let declared = Set(configuration.stores.map(\.name))
@@ -89,10 +90,12 @@ public struct ReducerCatalog: Sendable {
     /// ``build(_:historySize:executor:persistence:)`` with its failures as configuration errors at `at`.
     private func build(
         _ declaration: ServerConfiguration.StoreDeclaration, configuration: ServerConfiguration, executor: (any StoreExecutor)?,
-        persistence: StorePersistence?, path: String, at: String
+        persistence: (StorePersistence, StoreRecovery?)?, path: String, at: String
     ) throws(ConfigurationError) -> any HostedStore {
         do {
-            return try build(declaration, historySize: configuration.streams.historySize, executor: executor, persistence: persistence)
+            return try build(
+                declaration, historySize: configuration.streams.historySize, executor: executor, persistence: persistence?.0,
+                recovery: persistence?.1)
         } catch {
             switch error {
             case .unknownReducer:
@@ -104,7 +107,7 @@ public struct ReducerCatalog: Sendable {
                     path: path, location: "\(at).state", problem: "is not a valid \(declaration.reducer) state (\(problem))")
             case .unrecoverable(let problem):
                 throw ConfigurationError(
-                    path: persistence?.durability.configuration.path ?? path, location: "",
+                    path: persistence?.0.durability.configuration.path ?? path, location: "",
                     problem: "cannot recover \(problem); see docs/durability.md (changing a reducer)")
             }
         }
@@ -124,11 +127,11 @@ public struct ReducerCatalog: Sendable {
     /// - Throws: ``BuildFailure``.
     func build(
         _ declaration: ServerConfiguration.StoreDeclaration, historySize: Int, executor: (any StoreExecutor)?,
-        persistence: StorePersistence? = nil
+        persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil
     ) throws(BuildFailure) -> any HostedStore {
         guard let factory = factories[declaration.reducer] else { throw .unknownReducer }
         do {
-            return try factory(declaration, historySize, executor, persistence)
+            return try factory(declaration, historySize, executor, persistence, recovery)
         } catch let error as RecoveryError {
             throw .unrecoverable(error)
         } catch {

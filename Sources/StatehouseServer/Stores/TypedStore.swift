@@ -27,7 +27,8 @@ final class TypedStore<R: ServableReducer>: Sendable {
     /// versions of its history.
     /// - Throws: ``RecoveryError`` when a snapshot or an action of the journal does not decode.
     init(
-        name: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?, persistence: StorePersistence? = nil
+        name: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?, persistence: StorePersistence? = nil,
+        recovery: StoreRecovery? = nil
     ) throws(RecoveryError) {
         self.name = name
         self.persistence = persistence
@@ -38,7 +39,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
         }
         var recovered = Snapshot(version: 0, state: state)
         var versions: [(version: UInt64, json: [UInt8])] = [(0, Self.encode(state))]
-        if let recovery = persistence.recovery {
+        if let recovery {
             let newest = recovery.rows.last?.version ?? recovery.base.version
             let keepFrom = newest > UInt64(historySize) ? newest - UInt64(historySize) : 0
             versions = []
@@ -58,10 +59,11 @@ final class TypedStore<R: ServableReducer>: Sendable {
     /// A new store of `R`, hosted.
     static func hosted(
         name: String, reducerName: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?,
-        persistence: StorePersistence? = nil
+        persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil
     ) throws(RecoveryError) -> HostedStoreBox {
         let typed = try TypedStore(
-            name: name, state: state, historySize: historySize, executor: executor, persistence: persistence)
+            name: name, state: state, historySize: historySize, executor: executor, persistence: persistence,
+            recovery: recovery)
         let operations = HostedStoreBox.Operations(
             start: { await typed.start() },
             stop: { done in typed.store.enqueueStop { _ in done() } },
@@ -73,7 +75,8 @@ final class TypedStore<R: ServableReducer>: Sendable {
             decodeClientMessage: { typed.decodeClientMessage($0) },
             stateAt: { try typed.state(at: $0) })
         return HostedStoreBox(
-            name: name, reducerName: reducerName, fanout: typed.fanout, persistence: persistence, operations: operations)
+            name: name, reducerName: reducerName, fanout: typed.fanout, persistence: persistence, keys: recovery?.keys ?? [],
+            operations: operations)
     }
 
     func start() async {

@@ -234,5 +234,62 @@ extension ServerTests {
                 "\(error)".contains("holds Counter data")
             }
         }
+
+        @Test func replayVerifiesTheJournalAndBackupCopiesTheDatabase() async throws {
+            let directory = DataDirectory()
+            defer { directory.remove() }
+            let configure = Self.durable(directory) { $0.snapshotEveryActions = 10 }
+            try await TestServer.with(configure: configure) { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                let batch = "[" + Array(repeating: #"{"type":"increment"}"#, count: 25).joined(separator: ",") + "]"
+                #expect(try Self.post(client, "counter", batch).status == 200)
+            }
+            var configuration = ServerConfiguration(stores: [.init(name: "counter", reducer: "Counter")])
+            configure(&configuration)
+            let storage = try #require(configuration.storage)
+            let path = try CommandLineTests.writeConfig(
+                #"{"storage":{"path":"\#(storage.path)"},"stores":[{"name":"counter","reducer":"Counter"}]}"#)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            func run(_ arguments: [String]) throws -> (Int32, String, String) {
+                let (process, out, err) = try CommandLineTests.launch(arguments)
+                let stdout = out.fileHandleForReading.readDataToEndOfFile()
+                let stderr = err.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+            }
+            let (status, stdout, stderr) = try run(["replay", "--config", path, "--store", "counter", "--verify"])
+            #expect(status == 0)
+            #expect(stdout.contains(#""version":25"#) && stdout.contains(#""count":25"#))
+            #expect(stderr.contains("snapshot(s) verified, all match"))
+            let (partial, upTo, _) = try run(["replay", "--config", path, "--store", "counter", "--to", "7"])
+            #expect(partial == 0)
+            #expect(upTo.contains(#""count":7"#))
+            let (missing, _, why) = try run(["replay", "--config", path, "--store", "nope"])
+            #expect(missing == 2)
+            #expect(why.contains("no store named nope"))
+            let copy = directory.url.appendingPathComponent("copy.sqlite").path
+            #expect(try run(["backup", "--config", path, copy]).0 == 0)
+            // The copy is a database a server starts from.
+            var restored = StorageConfiguration(path: copy)
+            restored.sync = .commit
+            try await TestServer.with(configure: { $0.storage = restored }) { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                #expect(try client.request("GET", "/stores/counter").json()["version"] as? Int == 25)
+            }
+        }
+
+        @Test func timeTravelInMemoryReadsTheHistory() async throws {
+            try await TestServer.with { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                for _ in 0..<3 { _ = try Self.post(client, "counter", #"{"type":"increment"}"#) }
+                let at1 = try client.request("GET", "/stores/counter?at=1")
+                #expect(at1.status == 200)
+                #expect((try at1.json()["state"] as? [String: Any])?["count"] as? Int == 1)
+                #expect(try client.request("GET", "/stores/counter?at=1&since=0").status == 400)
+            }
+        }
     }
 }

@@ -70,6 +70,13 @@ class Ledger:
             self.unexpected.append((key, status, body[:200]))
 
 
+def newest_keys(ledger, prefix, count=5_000):
+    """The keys starting with `prefix` among the `count` answered last: a store keeps at most 10,000 keys, the oldest
+    forgotten first (docs/protocol.md), so only these are sure to be remembered."""
+    answered = sorted(ledger.acked, key=ledger.acked_at.get)[-count:]
+    return [key for key in answered if key.startswith(prefix)]
+
+
 def post(client, key):
     response = client.request("POST", ACTIONS, INCREMENT, headers=[("Idempotency-Key", key)])
     version = response.json().get("version") if response.status == 200 else None
@@ -234,20 +241,30 @@ def check_journal(checks, port, version, what):
                  f"{what}: /log?since={since} holds versions {versions[:1]}...{versions[-1:]} contiguously up to {version}")
 
 
+def finish(checks, server, directory, failures):
+    """Kills the server, shows its log when a check of this mode failed, removes the database."""
+    server.kill()
+    if len(checks.failed) > failures:
+        print("  server log (last lines):\n" + "\n".join("    " + line for line in server.log_text().splitlines()[-20:]))
+    shutil.rmtree(directory, ignore_errors=True)
+    shutil.rmtree(server.directory, ignore_errors=True)
+
+
 # MARK: commit
 
 
-def commit_mode(checks, binary, rng, kills, clients, subscriber_count):
+def commit_mode(checks, binary, rng, kills, clients, subscriber_count, sync="commit"):
     directory = tempfile.mkdtemp(prefix="statehouse-crash-")
-    server = Server(binary, durable_config(os.path.join(directory, "counter.sqlite"), "commit"))
+    server = Server(binary, durable_config(os.path.join(directory, "counter.sqlite"), sync))
     ledger = Ledger()
+    failures = len(checks.failed)
     subscribers = [Subscriber(index, "state" if index % 2 == 0 else "patch") for index in range(subscriber_count)]
     try:
         server.start()
         version, count, epoch = read_counter(server.port)
         checks.check(version == 0 and count == 0, f"commit: a new database starts at version 0 (got {version}, {count})")
         checks.note(f"epoch {epoch}")
-        totals = {"answers": 0, "lost_in_flight": 0, "applied_in_flight": 0, "downtime": []}
+        totals = {"lost_in_flight": 0, "applied_in_flight": 0, "downtime": []}
         for round_number in range(kills + 1):
             if round_number > 0:
                 started = time.monotonic()
@@ -287,9 +304,7 @@ def commit_mode(checks, binary, rng, kills, clients, subscriber_count):
                     f"{totals['applied_in_flight']} had been applied, {totals['lost_in_flight']} not; "
                     f"restarts took {downtime} s")
     finally:
-        server.kill()
-        shutil.rmtree(directory, ignore_errors=True)
-        shutil.rmtree(server.directory, ignore_errors=True)
+        finish(checks, server, directory, failures)
 
 
 def after_restart(checks, port, round_number, ledger, subscribers, epoch, totals, rng):
@@ -362,7 +377,7 @@ def after_restart(checks, port, round_number, ledger, subscribers, epoch, totals
     checks.check(not replay_problems and after == before + applied_now,
                  f"{what}: {len(in_flight)} in-flight keys retried: {len(in_flight) - applied_now} replayed, "
                  f"{applied_now} applied now; count {before} -> {after} {replay_problems[:3]}")
-    recent = [key for key in ledger.acked if key.startswith(f"r{round_number - 1}-")]
+    recent = newest_keys(ledger, f"r{round_number - 1}-")
     sample = rng.sample(recent, min(20, len(recent))) + in_flight[:3] + [marker]
     wrong = []
     for key in sample:
@@ -389,6 +404,7 @@ def interval_mode(checks, binary, rng, clients):
     interval_ms = 100
     server = Server(binary, durable_config(os.path.join(directory, "counter.sqlite"), "interval", intervalMs=interval_ms))
     ledger = Ledger()
+    failures = len(checks.failed)
     subscriber = Subscriber(0, "state")
     try:
         server.start()
@@ -414,14 +430,28 @@ def interval_mode(checks, binary, rng, clients):
                          f"{what}: version {version} == count {count} <= attempted {attempted}")
             checks.check(new_epoch == epoch, f"{what}: the epoch is unchanged ({new_epoch})")
             check_journal(checks, server.port, version, what)
-            # Keys of this round only: a store keeps at most 10,000 keys, the oldest forgotten first.
-            kept = [key for key, value in ledger.acked.items() if value <= version and key.startswith(f"r{round_number}-")]
+            kept = [key for key in newest_keys(ledger, f"r{round_number}-") if ledger.acked[key] <= version]
             lost = [key for key, value in ledger.acked.items() if value > version]
             oldest_lost = max((killed_at - ledger.acked_at[key] for key in lost), default=0.0)
             checks.note(f"{what}: {len(ledger.acked)} acked (highest {max(ledger.acked.values(), default=0)}), "
                         f"recovered {version}: {len(lost)} acked increments lost, the oldest acked "
                         f"{oldest_lost * 1000:.0f} ms before the kill (intervalMs {interval_ms}); subscriber had seen "
                         f"{seen}")
+            # A subscriber that saw lost versions cannot be resumed from them: a snapshot, never a patch from a
+            # version the store no longer has (resumed before the retries below make those numbers exist again).
+            subscriber.start(server.port)
+            session = subscriber.sessions[-1]
+            session["connected"].wait(10)
+            if seen != version:  # up to date: nothing comes until the store changes
+                wait_for(lambda: session["messages"], 5)
+            first = session["messages"][0] if session["messages"] else None
+            if seen is not None and seen > version:
+                checks.check(first is not None and first[0] == "state" and first[4] is False,
+                             f"{what}: the subscriber that had seen lost version {seen} gets a snapshot "
+                             f"(resumed:false), not a patch (first {first})")
+            elif seen is not None and seen < version:
+                checks.check(first is not None and first[0] == "patch" and first[2] == seen,
+                             f"{what}: the subscriber (seen {seen}, not lost) resumes with a patch (first {first})")
             # The prefix: acked keys at or below the recovered version replay with their version, those above are gone.
             client = HTTPClient(server.port)
             wrong = []
@@ -444,25 +474,9 @@ def interval_mode(checks, binary, rng, clients):
             checks.check(not wrong and versions == list(range(1, final + 1)),
                          f"{what}: the journal is a prefix of what was acked (kept keys replay, lost keys apply "
                          f"once anew; the {len(versions)} keys hold versions 1...{final}) {wrong[:3]}")
-            # A subscriber that saw lost versions cannot be resumed from them: a snapshot, never a patch from a
-            # version the store no longer has.
-            subscriber.start(server.port)
-            session = subscriber.sessions[-1]
-            session["connected"].wait(10)
-            wait_for(lambda: session["messages"], 5)
-            first = session["messages"][0] if session["messages"] else None
-            if seen is not None and seen > version:
-                checks.check(first is not None and first[0] == "state" and first[4] is False,
-                             f"{what}: the subscriber that had seen lost version {seen} gets a snapshot "
-                             f"(resumed:false), not a patch (first {first})")
-            elif seen is not None:
-                checks.check(first is not None and first[0] == "patch" and first[2] == seen,
-                             f"{what}: the subscriber (seen {seen}, not lost) resumes with a patch (first {first})")
         checks.check(server.stop() == 0, "interval: SIGTERM ends the server with exit 0")
     finally:
-        server.kill()
-        shutil.rmtree(directory, ignore_errors=True)
-        shutil.rmtree(server.directory, ignore_errors=True)
+        finish(checks, server, directory, failures)
 
 
 # MARK: garbage
@@ -503,6 +517,8 @@ def main():
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--subscribers", type=int, default=4)
     parser.add_argument("--only", nargs="*", choices=MODES)
+    parser.add_argument("--commit-sync", default="commit", choices=["commit", "interval", "off"],
+                        help="the sync mode the commit checks run with (interval shows them failing: acks are lost)")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else int(time.time() * 1000) % 1_000_000
     print(f"crash: seed {seed} (again: --seed {seed})", flush=True)
@@ -510,7 +526,8 @@ def main():
     checks = Checks()
     started = time.monotonic()
     runs = {
-        "commit": lambda: commit_mode(checks, args.binary, rng, args.kills, args.clients, args.subscribers),
+        "commit": lambda: commit_mode(checks, args.binary, rng, args.kills, args.clients, args.subscribers,
+                                      args.commit_sync),
         "interval": lambda: interval_mode(checks, args.binary, rng, args.clients),
         "garbage": lambda: garbage_database(checks, args.binary),
     }

@@ -9,6 +9,8 @@ public struct ReducerCatalog: Sendable {
     ) throws -> any HostedStore
 
     private var factories: [String: Factory] = [:]
+    /// Replays a store's journal through the reducer (`statehouse replay`), by reducer name.
+    private(set) var replayers: [String: Replayer] = [:]
 
     public init() {}
 
@@ -23,6 +25,9 @@ public struct ReducerCatalog: Sendable {
             return try TypedStore<R>.hosted(
                 name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor,
                 persistence: persistence)
+        }
+        replayers[reducerName] = { database, stored, target, verify in
+            try TypedStore<R>.replayJournal(database, stored, to: target, verify: verify)
         }
     }
 

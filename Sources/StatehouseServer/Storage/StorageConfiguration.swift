@@ -30,6 +30,8 @@ public struct StorageConfiguration: Sendable, Equatable {
     /// A cap on the database file in bytes (`PRAGMA max_page_count`); past it writes fail with `SQLITE_FULL`.
     /// nil: no cap beyond the disk.
     public var maxBytes: Int? = nil
+    /// How long an idempotency key's outcome is kept, seconds (configuration `keyTtlSeconds`). Default 600.
+    public var keyTtlSeconds: Int = 600
 
     public init(path: String) { self.path = path }
 }

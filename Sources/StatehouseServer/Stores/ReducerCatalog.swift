@@ -54,7 +54,8 @@ public struct ReducerCatalog: Sendable {
                 persistence = try self.persistence(
                     for: declaration, stored: stored[declaration.name], createdBy: .configuration, durability: durability,
                     historySize: configuration.streams.historySize, path: path, at: at)
-            } else if durability != nil, stored[declaration.name] != nil {
+            } else if let durability, stored[declaration.name] != nil {
+                durability.unservedNames.withLock { _ = $0.insert(declaration.name) }
                 Log.shared.warning(
                     "store \(declaration.name) is \"durable\": false but its database holds data of it: served in memory, "
                         + "its data is left as it is")
@@ -65,6 +66,7 @@ public struct ReducerCatalog: Sendable {
         let declared = Set(configuration.stores.map(\.name))
         for (offset, saved) in stored.values.sorted(by: { $0.id < $1.id }).enumerated() where !declared.contains(saved.name) {
             guard saved.createdBy == .put else {
+                durability.unservedNames.withLock { _ = $0.insert(saved.name) }
                 Log.shared.warning(
                     "store \(saved.name) is in \(durability.configuration.path) but no longer in the configuration: not served, "
                         + "its data is left as it is")

@@ -8,13 +8,16 @@ commit   A durable `counter` (sync "commit"). N client threads POST increments, 
          the same; no subscriber had seen a version above the recovered one; each subscriber resumes (epoch + since)
          with one patch (nothing if it was up to date), not a snapshot; every in-flight key is retried (first
          outcome or applied once now) and a sample of acked keys too (Idempotent-Replayed: true, the same version,
-         count unchanged); then every key ever sent holds exactly one of the versions 1...count.
+         count unchanged); then every action applied holds exactly one of the versions 1...count. Last, past 10,000
+         keys (what a store keeps; keys are random, as UUIDs are), SIGTERM and a start: everything is there, and after
+         one new key a sample of the 2,000 newest keys still replays.
 interval The same with sync "interval" (intervalMs 100), killed twice: the recovered journal is a prefix of what was
          acked (acked keys at or below the recovered version replay, those above it are gone), count <= attempted,
          versions contiguous (/log), and the server starts again cleanly. What was lost is printed, not judged.
 garbage  A database file of junk: exit 2 before listening, one line on stderr naming the file.
 
     .venv/bin/python Tests/Soak/crash.py --binary .build/release/statehouse [--seed S] [--only commit interval garbage]
+        [--commit-sync interval|off]   (the commit checks in another mode: they fail, acked actions are lost)
 """
 
 import argparse
@@ -33,6 +36,7 @@ from soak_support import Checks, HTTPClient, Server, WebSocketClient
 ACTIONS = "/stores/counter/actions"
 INCREMENT = '{"type":"increment"}'
 HISTORY = 64  # streams.historySize (the default): a subscriber this close to the newest version must be resumed
+KEYS_KEPT = 10_000  # idempotency keys a store keeps (docs/protocol.md)
 
 
 def durable_config(path, sync, **storage):
@@ -52,6 +56,7 @@ class Ledger:
         self.acked_at = {}     # key -> time.monotonic() of the first answer
         self.in_flight = set()  # sent, no answer read (the server died) or an unexpected one
         self.unexpected = []   # (key, status, body) of answers other than 200
+        self.twice = []        # versions of acked keys a retry applied again (a failure, counted so later checks hold)
         self.attempted = 0
 
     def sending(self, key):
@@ -65,16 +70,29 @@ class Ledger:
             self.acked[key] = version
             self.acked_at[key] = time.monotonic()
 
+    def retried(self, key, response, version):
+        """Records a retry of an acked key; False unless it replayed the first version."""
+        replayed = response.status == 200 and response.field("Idempotent-Replayed") == "true"
+        if response.status == 200 and not replayed:
+            self.twice.append(version)
+        return replayed and version == self.acked[key]
+
+    def applied(self):
+        return len(self.acked) + len(self.twice)
+
+    def versions(self):
+        return sorted(list(self.acked.values()) + self.twice)
+
     def refused(self, key, status, body):
         with self.lock:
             self.unexpected.append((key, status, body[:200]))
 
 
-def newest_keys(ledger, prefix, count=5_000):
-    """The keys starting with `prefix` among the `count` answered last: a store keeps at most 10,000 keys, the oldest
-    forgotten first (docs/protocol.md), so only these are sure to be remembered."""
+def newest_keys(ledger, label="", count=5_000):
+    """The keys with `label` (e.g. "-r2-": sent in round 2) among the `count` answered last: a store keeps at most
+    10,000 keys, the oldest forgotten first (docs/protocol.md), so only these are sure to be remembered."""
     answered = sorted(ledger.acked, key=ledger.acked_at.get)[-count:]
-    return [key for key in answered if key.startswith(prefix)]
+    return [key for key in answered if label in key]
 
 
 def post(client, key):
@@ -92,7 +110,8 @@ def writer(port, label, ledger, stop):
     number = 0
     try:
         while not stop.is_set():
-            key = f"{label}-{number}"
+            # Random first, as clients' UUIDs are: the order a store keeps keys in must not be their text's.
+            key = f"{os.urandom(4).hex()}-{label}-{number}"
             number += 1
             ledger.sending(key)
             try:
@@ -123,7 +142,7 @@ class Subscriber:
         query = f"format={self.format}"
         if since is not None:
             query += f"&epoch={self.epoch}&since={since}"
-        session = {"since": since, "messages": [], "connected": threading.Event(), "error": None}
+        session = {"since": since, "messages": [], "connected": threading.Event(), "error": None, "judged": True}
         self.sessions.append(session)
         self.thread = threading.Thread(target=self._run, args=(port, query, session), daemon=True)
         self.thread.start()
@@ -291,12 +310,50 @@ def commit_mode(checks, binary, rng, kills, clients, subscriber_count, sync="com
             checks.check(status == -9 and ended,
                          f"commit round {round_number}: SIGKILL after {delay:.2f} s ({len(ledger.acked)} acked so far, "
                          f"{len(ledger.in_flight)} in flight; exit {status})")
-        # A clean stop keeps everything too.
+            for subscriber, session in zip(subscribers, sessions):
+                if session["judged"]:
+                    problems = continuity_problems(session["since"], session["messages"], epoch)
+                    checks.check(not problems,
+                                 f"commit round {round_number}: subscriber {subscriber.index} ({subscriber.format}) saw "
+                                 f"{len(session['messages'])} messages, versions continuing from {session['since']} "
+                                 f"to {subscriber.last}: no gap, no repeat, one epoch {problems[:3]}")
+        # More keys than a store keeps (10,000), then a clean stop and start: everything is kept, and the newest keys
+        # come back.
+        if ledger.attempted < KEYS_KEPT + 2_000:
+            stop = threading.Event()
+            threads = run_writers(server.port, kills, clients, ledger, stop)
+            wait_for(lambda: ledger.attempted >= KEYS_KEPT + 2_000, 30)
+            stop.set()
+            join_all(threads, 15)
         stop_status = server.stop()
+        join_all([s.thread for s in subscribers], 10)  # closed with 1001 by the stop
+        sessions = [subscriber.sessions[-1] for subscriber in subscribers]
+        problems = [problem for session in sessions if session["judged"]
+                    for problem in continuity_problems(session["since"], session["messages"], epoch)]
+        checks.check(not problems, f"commit last round: every subscriber's versions continue up to "
+                                   f"{[s.last for s in subscribers]} {problems[:3]}")
         version, count, _ = read_counter(server.start().port) if stop_status == 0 else (None, None, None)
-        checks.check(stop_status == 0 and version == len(ledger.acked) and count == version,
+        checks.check(stop_status == 0 and version == ledger.applied() and count == version,
                      f"commit: after SIGTERM (exit {stop_status}) and a start, version {version} == count {count} "
-                     f"== keys applied {len(ledger.acked)}")
+                     f"== actions applied {ledger.applied()}")
+        newest = newest_keys(ledger, count=2_000)
+        client = HTTPClient(server.port)
+        fresh = "after-the-stop"  # a new key first, as any client would send: the store makes room for it
+        ledger.sending(fresh)
+        response, fresh_version = post(client, fresh)
+        ledger.answered(fresh, fresh_version)
+        wrong = []
+        for key in rng.sample(newest, min(50, len(newest))):
+            response, retry_version = post(client, key)
+            if not ledger.retried(key, response, retry_version):
+                wrong.append(f"{key}: {response.status} replayed={response.field('Idempotent-Replayed')} "
+                             f"version {retry_version} (first {ledger.acked[key]})")
+        client.close()
+        final = read_counter(server.port)[1]
+        checks.check(not wrong and final == count + 1,
+                     f"commit: {len(ledger.acked)} keys sent; after the start, one new key, then 50 of the 2,000 newest "
+                     f"retried: replayed with their first version, count {count + 1} -> {final} "
+                     f"({len(wrong)} applied again: {wrong[:3]})")
         checks.check(not ledger.unexpected, f"commit: every POST was answered 200 or cut by the kill "
                                             f"({ledger.unexpected[:3]})")
         downtime = ", ".join(f"{value:.2f}" for value in totals["downtime"])
@@ -310,7 +367,7 @@ def commit_mode(checks, binary, rng, kills, clients, subscriber_count, sync="com
 def after_restart(checks, port, round_number, ledger, subscribers, epoch, totals, rng):
     what = f"commit restart {round_number}"
     version, count, new_epoch = read_counter(port)
-    acked = len(ledger.acked)
+    acked = ledger.applied()
     in_flight = sorted(ledger.in_flight)
     checks.check(acked <= count <= acked + len(in_flight),
                  f"{what}: acked {acked} <= count {count} <= acked + in flight {acked + len(in_flight)}")
@@ -343,6 +400,7 @@ def after_restart(checks, port, round_number, ledger, subscribers, epoch, totals
         label = f"{what}: subscriber {subscriber.index} ({subscriber.format}, since {since})"
         if since is None or since < version - HISTORY + 1:
             checks.note(f"{label}: too far behind to resume (history {HISTORY}); not judged")
+            session["judged"] = False
             continue
         first = messages[0] if messages else None
         if since < version:
@@ -352,8 +410,6 @@ def after_restart(checks, port, round_number, ledger, subscribers, epoch, totals
                 (first[0] == "state" and first[4] is not False) or (first[0] == "patch" and first[2] == version))
         checks.check(resumed, f"{label}: resumed with one patch (nothing if up to date), not a snapshot "
                               f"(first messages {messages[:2]})")
-        problems = continuity_problems(since, messages, epoch)
-        checks.check(not problems, f"{label}: versions continue, no gap, no repeat, same epoch {problems[:3]}")
 
     # Retries: every key in flight at the kill (its first outcome, or applied once now), then a sample of acked keys.
     before = read_counter(port)[1]
@@ -377,23 +433,22 @@ def after_restart(checks, port, round_number, ledger, subscribers, epoch, totals
     checks.check(not replay_problems and after == before + applied_now,
                  f"{what}: {len(in_flight)} in-flight keys retried: {len(in_flight) - applied_now} replayed, "
                  f"{applied_now} applied now; count {before} -> {after} {replay_problems[:3]}")
-    recent = newest_keys(ledger, f"r{round_number - 1}-")
+    recent = newest_keys(ledger, f"-r{round_number - 1}-")
     sample = rng.sample(recent, min(20, len(recent))) + in_flight[:3] + [marker]
     wrong = []
     for key in sample:
         response, retry_version = post(client, key)
-        if response.status != 200 or response.field("Idempotent-Replayed") != "true" \
-                or retry_version != ledger.acked[key]:
+        if not ledger.retried(key, response, retry_version):
             wrong.append(f"{key}: {response.status} replayed={response.field('Idempotent-Replayed')} "
                          f"version {retry_version} (first {ledger.acked[key]})")
     final = read_counter(port)[1]
     checks.check(not wrong and final == after,
                  f"{what}: {len(sample)} acked keys retried: Idempotent-Replayed with their first version, count "
-                 f"{after} -> {final} {wrong[:3]}")
+                 f"{after} -> {final} ({len(wrong)} applied again: {wrong[:3]})")
     client.close()
-    versions = sorted(ledger.acked.values())
+    versions = ledger.versions()
     checks.check(not ledger.in_flight and versions == list(range(1, final + 1)),
-                 f"{what}: the {len(versions)} keys sent hold exactly the versions 1...{final}, each once")
+                 f"{what}: the {len(versions)} actions applied hold exactly the versions 1...{final}, each once")
 
 
 # MARK: interval
@@ -430,7 +485,7 @@ def interval_mode(checks, binary, rng, clients):
                          f"{what}: version {version} == count {count} <= attempted {attempted}")
             checks.check(new_epoch == epoch, f"{what}: the epoch is unchanged ({new_epoch})")
             check_journal(checks, server.port, version, what)
-            kept = [key for key in newest_keys(ledger, f"r{round_number}-") if ledger.acked[key] <= version]
+            kept = [key for key in newest_keys(ledger, f"-r{round_number}-") if ledger.acked[key] <= version]
             lost = [key for key, value in ledger.acked.items() if value > version]
             oldest_lost = max((killed_at - ledger.acked_at[key] for key in lost), default=0.0)
             checks.note(f"{what}: {len(ledger.acked)} acked (highest {max(ledger.acked.values(), default=0)}), "
@@ -457,7 +512,7 @@ def interval_mode(checks, binary, rng, clients):
             wrong = []
             for key in rng.sample(kept, min(20, len(kept))):
                 response, retry_version = post(client, key)
-                if response.field("Idempotent-Replayed") != "true" or retry_version != ledger.acked[key]:
+                if not ledger.retried(key, response, retry_version):
                     wrong.append(f"{key}: replayed={response.field('Idempotent-Replayed')} {retry_version} "
                                  f"(first {ledger.acked[key]})")
             for key in sorted(lost, key=ledger.acked.get):
@@ -470,7 +525,7 @@ def interval_mode(checks, binary, rng, clients):
                 ledger.answered(key, retry_version)
             client.close()
             final = read_counter(server.port)[1]
-            versions = sorted(ledger.acked.values())
+            versions = ledger.versions()
             checks.check(not wrong and versions == list(range(1, final + 1)),
                          f"{what}: the journal is a prefix of what was acked (kept keys replay, lost keys apply "
                          f"once anew; the {len(versions)} keys hold versions 1...{final}) {wrong[:3]}")

@@ -31,7 +31,7 @@ import tempfile
 import threading
 import time
 
-from soak_support import Checks, HTTPClient, Server, WebSocketClient
+from soak_support import Checks, HTTPClient, Server, WebSocketClient, run_parts
 
 ACTIONS = "/stores/counter/actions"
 INCREMENT = '{"type":"increment"}'
@@ -99,6 +99,17 @@ def post(client, key):
     response = client.request("POST", ACTIONS, INCREMENT, headers=[("Idempotency-Key", key)])
     version = response.json().get("version") if response.status == 200 else None
     return response, version
+
+
+def retry_acked(client, ledger, keys):
+    """Sends acked keys again; what did not replay its first version (each applied again is in `ledger.twice`)."""
+    wrong = []
+    for key in keys:
+        response, version = post(client, key)
+        if not ledger.retried(key, response, version):
+            wrong.append(f"{key}: {response.status} replayed={response.field('Idempotent-Replayed')} "
+                         f"version {version} (first {ledger.acked[key]})")
+    return wrong
 
 
 def writer(port, label, ledger, stop):
@@ -342,12 +353,7 @@ def commit_mode(checks, binary, rng, kills, clients, subscriber_count, sync="com
         ledger.sending(fresh)
         response, fresh_version = post(client, fresh)
         ledger.answered(fresh, fresh_version)
-        wrong = []
-        for key in rng.sample(newest, min(50, len(newest))):
-            response, retry_version = post(client, key)
-            if not ledger.retried(key, response, retry_version):
-                wrong.append(f"{key}: {response.status} replayed={response.field('Idempotent-Replayed')} "
-                             f"version {retry_version} (first {ledger.acked[key]})")
+        wrong = retry_acked(client, ledger, rng.sample(newest, min(50, len(newest))))
         client.close()
         final = read_counter(server.port)[1]
         checks.check(not wrong and final == count + 1,
@@ -435,12 +441,7 @@ def after_restart(checks, port, round_number, ledger, subscribers, epoch, totals
                  f"{applied_now} applied now; count {before} -> {after} {replay_problems[:3]}")
     recent = newest_keys(ledger, f"-r{round_number - 1}-")
     sample = rng.sample(recent, min(20, len(recent))) + in_flight[:3] + [marker]
-    wrong = []
-    for key in sample:
-        response, retry_version = post(client, key)
-        if not ledger.retried(key, response, retry_version):
-            wrong.append(f"{key}: {response.status} replayed={response.field('Idempotent-Replayed')} "
-                         f"version {retry_version} (first {ledger.acked[key]})")
+    wrong = retry_acked(client, ledger, sample)
     final = read_counter(port)[1]
     checks.check(not wrong and final == after,
                  f"{what}: {len(sample)} acked keys retried: Idempotent-Replayed with their first version, count "
@@ -509,12 +510,7 @@ def interval_mode(checks, binary, rng, clients):
                              f"{what}: the subscriber (seen {seen}, not lost) resumes with a patch (first {first})")
             # The prefix: acked keys at or below the recovered version replay with their version, those above are gone.
             client = HTTPClient(server.port)
-            wrong = []
-            for key in rng.sample(kept, min(20, len(kept))):
-                response, retry_version = post(client, key)
-                if not ledger.retried(key, response, retry_version):
-                    wrong.append(f"{key}: replayed={response.field('Idempotent-Replayed')} {retry_version} "
-                                 f"(first {ledger.acked[key]})")
+            wrong = retry_acked(client, ledger, rng.sample(kept, min(20, len(kept))))
             for key in sorted(lost, key=ledger.acked.get):
                 response, retry_version = post(client, key)
                 if response.status != 200 or response.field("Idempotent-Replayed") == "true":
@@ -579,26 +575,13 @@ def main():
     print(f"crash: seed {seed} (again: --seed {seed})", flush=True)
     rng = random.Random(seed)
     checks = Checks()
-    started = time.monotonic()
     runs = {
         "commit": lambda: commit_mode(checks, args.binary, rng, args.kills, args.clients, args.subscribers,
                                       args.commit_sync),
         "interval": lambda: interval_mode(checks, args.binary, rng, args.clients),
         "garbage": lambda: garbage_database(checks, args.binary),
     }
-    for name in args.only or MODES:
-        print(f"== crash {name}", flush=True)
-        mode_started = time.monotonic()
-        try:
-            runs[name]()
-        except Exception as error:
-            checks.check(False, f"{name}: ran to the end ({type(error).__name__}: {error})")
-        print(f"   ({time.monotonic() - mode_started:.1f} s)", flush=True)
-    print(f"crash finished in {time.monotonic() - started:.0f} s (seed {seed})")
-    print(f"crash: {checks.passed} passed, {len(checks.failed)} failed")
-    for what in checks.failed:
-        print(f"  failed: {what}")
-    sys.exit(1 if checks.failed else 0)
+    sys.exit(run_parts(checks, runs, args.only or MODES, "crash", f"seed {seed}"))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,25 @@ class Checks:
         print(f"  ..    {text}", flush=True)
 
 
+def run_parts(checks, runs, names, title, detail=None):
+    """Runs `runs[name]()` for each name (a part that cannot even run is a failure, not a crash of the run), then
+    prints the "N passed, M failed" summary; the exit status: 1 if any check failed."""
+    started = time.monotonic()
+    for name in names:
+        print(f"== {name}", flush=True)
+        part_started = time.monotonic()
+        try:
+            runs[name]()
+        except Exception as error:
+            checks.check(False, f"{name}: ran to the end ({type(error).__name__}: {error})")
+        print(f"   ({time.monotonic() - part_started:.1f} s)", flush=True)
+    print(f"{title} finished in {time.monotonic() - started:.0f} s" + (f" ({detail})" if detail else ""))
+    print(f"{title}: {checks.passed} passed, {len(checks.failed)} failed")
+    for what in checks.failed:
+        print(f"  failed: {what}")
+    return 1 if checks.failed else 0
+
+
 class Server:
     """`statehouse serve` on 127.0.0.1, port 0, with a configuration written to a temporary file."""
 

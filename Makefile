@@ -34,10 +34,14 @@ test: bootstrap venv
 	  scripts/test-summary .build/test-output.txt; exit $$status
 
 # The attacks of docs/security.md replayed against the release server (Tests/Soak/soak.py), each bounded in count and
-# time (a few minutes in all); ends with a plain "N passed, M failed" line and fails on any failed check.
+# time (a few minutes in all), then the crash test of durable stores (Tests/Soak/crash.py: SIGKILL under load, about
+# 15 s; SEED=N repeats its kill moments); each ends with a plain "N passed, M failed" line; fails on any failed check.
 soak: bootstrap venv
 	scripts/swift-release --product statehouse
-	$(VENV)/bin/python Tests/Soak/soak.py --binary .build/release/statehouse $(if $(ONLY),--only $(ONLY))
+	status=0; \
+	$(VENV)/bin/python Tests/Soak/soak.py --binary .build/release/statehouse $(if $(ONLY),--only $(ONLY)) || status=1; \
+	$(VENV)/bin/python Tests/Soak/crash.py --binary .build/release/statehouse $(if $(SEED),--seed $(SEED)) || status=1; \
+	exit $$status
 
 clean:
 	rm -rf .build $(VENV)

@@ -17,7 +17,7 @@ import time
 
 from soak_support import (
     Checks, HTTPClient, Server, WebSocketClient, close_code, closed_by_peer, connect, healthy, open_many_websockets, percentile,
-    raise_own_fd_limit, recv_nonblocking, request_bytes, wait_until_read)
+    raise_own_fd_limit, recv_nonblocking, request_bytes, run_parts, wait_until_read)
 
 MIB = 1 << 20
 
@@ -416,7 +416,6 @@ def main():
     limit = raise_own_fd_limit()
     subscribers = min(args.subscribers, limit // 2 - 200)
     checks = Checks()
-    started = time.monotonic()
     runs = {
         "pipelining": lambda: pipelining(checks, args.binary),
         "deleted-store": lambda: deleted_store(checks, args.binary),
@@ -428,19 +427,7 @@ def main():
         "epochs": lambda: epochs_across_restart(checks, args.binary),
         "rfc": lambda: protocol_findings(checks, args.binary),
     }
-    for name in args.only or ATTACKS:
-        print(f"== {name}", flush=True)
-        attack_started = time.monotonic()
-        try:
-            runs[name]()
-        except Exception as error:  # an attack that cannot even run is a failure, not a crash of the run
-            checks.check(False, f"{name}: ran to the end ({type(error).__name__}: {error})")
-        print(f"   ({time.monotonic() - attack_started:.1f} s)", flush=True)
-    print(f"soak finished in {time.monotonic() - started:.0f} s")
-    print(f"soak: {checks.passed} passed, {len(checks.failed)} failed")
-    for what in checks.failed:
-        print(f"  failed: {what}")
-    sys.exit(1 if checks.failed else 0)
+    sys.exit(run_parts(checks, runs, args.only or ATTACKS, "soak"))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,25 @@ class Checks:
         print(f"  ..    {text}", flush=True)
 
 
+def run_parts(checks, runs, names, title, detail=None):
+    """Runs `runs[name]()` for each name (a part that cannot even run is a failure, not a crash of the run), then
+    prints the "N passed, M failed" summary; the exit status: 1 if any check failed."""
+    started = time.monotonic()
+    for name in names:
+        print(f"== {name}", flush=True)
+        part_started = time.monotonic()
+        try:
+            runs[name]()
+        except Exception as error:
+            checks.check(False, f"{name}: ran to the end ({type(error).__name__}: {error})")
+        print(f"   ({time.monotonic() - part_started:.1f} s)", flush=True)
+    print(f"{title} finished in {time.monotonic() - started:.0f} s" + (f" ({detail})" if detail else ""))
+    print(f"{title}: {checks.passed} passed, {len(checks.failed)} failed")
+    for what in checks.failed:
+        print(f"  failed: {what}")
+    return 1 if checks.failed else 0
+
+
 class Server:
     """`statehouse serve` on 127.0.0.1, port 0, with a configuration written to a temporary file."""
 
@@ -63,7 +82,7 @@ class Server:
             if nofile is not None:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
-        self.log = open(self.log_path, "wb")
+        self.log = open(self.log_path, "ab")  # appended across restarts (the crash run starts one server many times)
         env = dict(os.environ, **(self.env or {}))
         self.process = subprocess.Popen(
             [self.binary, "serve", "--config", path, "--port", "0"],
@@ -105,6 +124,13 @@ class Server:
                 return file.read().decode(errors="replace")
         except OSError:
             return ""
+
+    def kill(self):
+        """SIGKILL (no chance to flush or close anything), then the exit status (-9)."""
+        if self.process is None or self.process.poll() is not None:
+            return self.process.returncode if self.process else None
+        self.process.kill()
+        return self.process.wait()
 
     def stop(self, timeout_s=15):
         """SIGTERM, then the exit status (SIGKILL and None past the timeout)."""
@@ -293,9 +319,10 @@ class WebSocketClient:
         if not head.startswith(b"HTTP/1.1 101"):
             raise ConnectionError(f"handshake refused: {head[:80]!r}")
         self.frames = []
+        self.closed = False  # True once EOF or a reset was read (receive returned None for that, not a timeout)
 
     def receive(self, timeout_s=10.0):
-        """The next frame (opcode, payload), or None on EOF/reset/timeout."""
+        """The next frame (opcode, payload), or None on EOF/reset/timeout (`closed` tells EOF/reset apart)."""
         deadline = time.monotonic() + timeout_s
         while not self.frames:
             frames, self.buffer = ws_parse_frames(self.buffer)
@@ -308,9 +335,13 @@ class WebSocketClient:
             self.sock.settimeout(remaining)
             try:
                 chunk = self.sock.recv(1 << 20)
-            except (socket.timeout, ConnectionResetError):
+            except socket.timeout:
+                return None
+            except OSError:
+                self.closed = True
                 return None
             if not chunk:
+                self.closed = True
                 return None
             self.buffer += chunk
         return self.frames.pop(0)

@@ -47,12 +47,13 @@ extension StoreDatabase {
         return found
     }
 
-    /// The store's unexpired idempotency keys (`expiresMs > nowMs`), by key.
+    /// The store's unexpired idempotency keys (`expiresMs > nowMs`), oldest first (as they were made): the cache they
+    /// are restored into forgets the oldest first when it holds more than its capacity.
     func keys(storeID: Int64, nowMs: Int64) throws(StorageError) -> [StoredKey] {
         try readers.read("read idempotency keys of store \(storeID)") { (connection) throws(SQLiteError) -> [StoredKey] in
             let select = try connection.prepare("""
                 SELECT key, fingerprint, version, state, expires_ms FROM idempotency
-                WHERE store_id = ?1 AND expires_ms > ?2 ORDER BY key
+                WHERE store_id = ?1 AND expires_ms > ?2 ORDER BY expires_ms, version, key
                 """)
             defer { select.reset() }
             try select.bind(1, storeID)

@@ -56,6 +56,7 @@ final class StoreDatabase: Sendable {
         }
         do throws(StorageError) {
             try prepareWriteConnection(connection, configuration)
+            try markRunning(connection, configuration)
             let counters = try loadCounters(connection, path: path)
             let writer = StoreWriter(path: path, configuration: configuration, connection: connection,
                                      counters: counters)
@@ -141,6 +142,31 @@ final class StoreDatabase: Sendable {
             """)
     }
 
+    /// The file that says a server has this database open: made at open, removed by ``close()``. Found at open, it
+    /// says the last server stopped without closing (killed, or the machine went down).
+    static func runningMarker(_ path: String) -> String { path + ".running" }
+
+    /// After an unclean stop in `interval` or `off` mode, acknowledged versions may be lost, so a version number (and
+    /// an `ETag` or resume position made of it) could now name a different state: every store gets a new epoch, and
+    /// clients holding an old position get a full state instead of a wrong patch. In `commit` mode nothing a client
+    /// saw can be lost, so epochs survive any stop.
+    private static func markRunning(_ connection: Connection, _ configuration: StorageConfiguration) throws(StorageError) {
+        let marker = runningMarker(configuration.path)
+        if FileManager.default.fileExists(atPath: marker), configuration.sync != .commit {
+            do {
+                try connection.execute("UPDATE stores SET epoch = lower(hex(randomblob(8)))")
+            } catch {
+                throw StorageError(path: configuration.path, operation: "renew the epochs after an unclean stop", sqlite: error)
+            }
+            Log.shared.warning(
+                "storage \(configuration.path): the last server stopped without closing it (sync \(configuration.sync.rawValue)): "
+                    + "the newest actions may be lost, so every store starts a new epoch (clients resume with a full state)")
+        }
+        guard FileManager.default.createFile(atPath: marker, contents: nil) else {
+            throw StorageError(path: configuration.path, operation: "create \(marker)", message: "cannot create the file")
+        }
+    }
+
     /// Each store's rows and action bytes journaled after its newest snapshot.
     private static func loadCounters(_ connection: Connection, path: String)
         throws(StorageError) -> [Int64: SnapshotCounter]
@@ -175,6 +201,7 @@ final class StoreDatabase: Sendable {
         guard wasOpen else { return }
         writer?.stop()
         readers.close()
+        if writer != nil { try? FileManager.default.removeItem(atPath: Self.runningMarker(configuration.path)) }
         lock?.release()
     }
 

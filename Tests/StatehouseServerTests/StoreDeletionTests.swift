@@ -30,6 +30,9 @@ extension ServerTests {
                     outcome["created"] = try client.request("PUT", "/stores/doomed", body: #"{"reducer":"TodoList"}"#).status == 201
                     let add = #"{"type":"add","payload":{"text":"milk"}}"#
                     outcome["changed"] = try client.request("POST", "/stores/doomed/actions", body: add).status == 200
+                    // Batches too (their envelopes pass through the store's backlog).
+                    let batch = "[" + Array(repeating: add, count: 50).joined(separator: ",") + "]"
+                    for _ in 0..<20 { _ = try client.request("POST", "/stores/doomed/actions", body: batch) }
                     // The connection's last lookup by name is this store (its memo).
                     outcome["read"] = try client.request("GET", "/stores/doomed").status == 200
                     // Made inside a call, so no strong reference outlives it in this frame.

@@ -39,10 +39,7 @@ final class HostedStoreBox: HostedStore, Sendable {
         self.persistence = persistence
         self.operations = operations
         // A durable store's keys outlive restarts: the ones read back are answered as before.
-        if !keys.isEmpty {
-            let nowMs = StoreDurability.nowMs
-            for key in keys { idempotency.restore(key, nowMs: nowMs) }
-        }
+        if !keys.isEmpty { idempotency.restore(keys, nowMs: StoreDurability.nowMs) }
     }
 
     /// Made on the first keyed action (any loop may ask first), so a store that never sees an idempotency key

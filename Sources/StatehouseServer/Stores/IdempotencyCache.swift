@@ -93,16 +93,20 @@ final class IdempotencyCache: @unchecked Sendable {
         }
     }
 
-    /// Restores the outcome of a key read from a durable store's database (at startup, before serving): it expires
-    /// at `expiresMs` (ms since 1970) as it would have without the restart.
-    func restore(_ key: StoredKey, nowMs: Int64) {
-        let remaining = Duration.milliseconds(max(0, key.expiresMs - nowMs))
-        let created = ContinuousClock.now - (ttl - min(ttl, remaining))
+    /// Restores the outcomes of keys read from a durable store's database (at startup, before serving), oldest
+    /// first: each expires at its `expiresMs` (ms since 1970) as it would have without the restart, and past
+    /// `capacity` the oldest are forgotten at once, as they would have been.
+    func restore(_ keys: [StoredKey], nowMs: Int64) {
+        let now = ContinuousClock.now
         lock.withLock {
-            entries[key.key] = Entry(
-                fingerprint: key.fingerprint, created: created,
-                outcome: .reduced(StateReply(version: key.version, state: key.state)), waiters: [])
-            order.append(key.key)
+            for key in keys {
+                let remaining = Duration.milliseconds(max(0, key.expiresMs - nowMs))
+                entries[key.key] = Entry(
+                    fingerprint: key.fingerprint, created: now - (ttl - min(ttl, remaining)),
+                    outcome: .reduced(StateReply(version: key.version, state: key.state)), waiters: [])
+                order.append(key.key)
+            }
+            evict(now: now)
         }
     }
 

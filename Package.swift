@@ -84,7 +84,9 @@ let package = Package(
         .testTarget(name: "UVLoopTests", dependencies: ["UVLoop", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(
             name: "StatehouseServerTests",
-            dependencies: ["StatehouseServer", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop", "JSONPatch"],
+            dependencies: [
+                "StatehouseServer", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop", "JSONPatch", "SQLite",
+            ],
             swiftSettings: strict
         ),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import StatehouseServer
 import StatehouseTestClients
 import Testing
@@ -219,6 +220,32 @@ extension ServerTests {
                 _ = try Server(configuration: configuration, catalog: .demo)
             } throws: { error in
                 "\(error)".contains(directory.database)
+            }
+        }
+
+        @Test(arguments: [
+            ("UPDATE snapshots SET state = '{\"count\":\"many\"}'", "version 0", "snapshot"),
+            ("UPDATE journal SET action = '{\"jump\":{}}' WHERE version = 2", "version 2", "action"),
+        ])
+        func aSnapshotOrActionTheReducerCannotReadStopsTheStart(tamper: String, version: String, what: String) async throws {
+            let directory = DataDirectory()
+            defer { directory.remove() }
+            try await TestServer.with(configure: Self.durable(directory)) { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                for _ in 0..<3 { _ = try Self.post(client, "counter", #"{"type":"increment"}"#) }
+            }
+            let connection = try Connection(path: directory.database, readOnly: false)
+            try connection.execute(tamper)
+            connection.close()
+            var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, stores: [.init(name: "counter", reducer: "Counter")])
+            Self.durable(directory)(&configuration)
+            #expect {
+                _ = try Server(configuration: configuration, catalog: .demo)
+            } throws: { error in
+                let line = "\(error)"
+                return line.contains(directory.database) && line.contains("store counter") && line.contains(version)
+                    && line.contains(what) && !line.contains("\n")
             }
         }
 

@@ -67,7 +67,7 @@ extension HTTPSession {
             }
             if let text = query["since"] {
                 guard let value = UInt64(text) else { throw StreamRequest.invalid("since must be an unsigned integer (a version).") }
-                since = value
+                since = min(value, UInt64(Int64.max))  // versions never get that far; SQLite's integers are signed
             }
             if let text = query["limit"] {
                 guard let value = Int(text), (1...10_000).contains(value) else {

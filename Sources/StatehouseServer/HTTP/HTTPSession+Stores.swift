@@ -44,6 +44,10 @@ extension HTTPSession {
         }
         state = .busy
         guard let durability = context.durability else { return host(store, declaration, request) }
+        if let failure = durability.failure {  // interval/off: writing fails; nothing new is queued behind it
+            state = .idle
+            return send(error: .storageUnavailable(failure), keepAlive: request.keepAlive, headOnly: false)
+        }
         if durability.unservedNames.withLock({ $0.contains(name) }) {
             state = .idle
             return send(error: APIError(
@@ -64,6 +68,11 @@ extension HTTPSession {
                     guard state == .busy else { return }
                     if let existing = context.stores[name] {
                         answerExisting(existing, declaration, request)  // a PUT of the same name won the race
+                    } else if error.isNameTaken {
+                        send(error: APIError(
+                            status: 409, code: "store_exists",
+                            message: "A store named \(JSONText.quoted(name)) is being created or deleted by another request; retry in a moment."),
+                            keepAlive: request.keepAlive, headOnly: false)
                     } else {
                         send(error: .notWritten(error), keepAlive: request.keepAlive, headOnly: false)
                     }
@@ -125,6 +134,10 @@ extension HTTPSession {
 
     /// `DELETE /stores/{name}`: 204; the store's effects are cancelled and its subscribers get a final `deleted`.
     func deleteStore(_ name: String, _ request: HTTPRequest) {
+        if let failure = context.durability?.failure, context.stores[name]?.persistence != nil {
+            // interval/off: writing fails; the deletion could not be written, so the store stays.
+            return send(error: .storageUnavailable(failure), keepAlive: request.keepAlive, headOnly: false)
+        }
         guard let store = context.stores.remove(name) else {
             return send(error: .storeNotFound(name), keepAlive: request.keepAlive, headOnly: false)
         }

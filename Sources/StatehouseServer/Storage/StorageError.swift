@@ -32,6 +32,18 @@ struct StorageError: Error, CustomStringConvertible, Sendable {
         systemError = errno
     }
 
+    /// A store could not be created because the database holds one of that name (a request racing another).
+    static func nameTaken(path: String, name: String, id: Int64) -> StorageError {
+        StorageError(
+            path: path, operation: nameTakenOperation,
+            message: "the database already holds a store named \(name) (id \(id))")
+    }
+
+    private static let nameTakenOperation = "create store"
+
+    /// See ``nameTaken(path:name:id:)``.
+    var isNameTaken: Bool { sqlite == nil && operation == Self.nameTakenOperation }
+
     /// The disk or the configured `maxBytes` is full (`SQLITE_FULL` or `ENOSPC`): HTTP 507.
     var isFull: Bool { sqlite?.isFull ?? (systemError == ENOSPC) }
 

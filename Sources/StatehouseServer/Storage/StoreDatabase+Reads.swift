@@ -47,24 +47,25 @@ extension StoreDatabase {
         return found
     }
 
-    /// The store's unexpired idempotency keys (`expiresMs > nowMs`), oldest first (as they were made): the cache they
-    /// are restored into forgets the oldest first when it holds more than its capacity.
+    /// The store's newest unexpired idempotency keys (`expiresMs > nowMs`, at most `StoreWriter.keysPerStore`), oldest
+    /// first (as they were made): the cache they are restored into forgets the oldest first past its capacity.
     func keys(storeID: Int64, nowMs: Int64) throws(StorageError) -> [StoredKey] {
         try readers.read("read idempotency keys of store \(storeID)") { (connection) throws(SQLiteError) -> [StoredKey] in
             let select = try connection.prepare("""
                 SELECT key, fingerprint, version, state, expires_ms FROM idempotency
-                WHERE store_id = ?1 AND expires_ms > ?2 ORDER BY expires_ms, version, key
+                WHERE store_id = ?1 AND expires_ms > ?2 ORDER BY expires_ms DESC, version DESC, key DESC LIMIT ?3
                 """)
             defer { select.reset() }
             try select.bind(1, storeID)
             try select.bind(2, nowMs)
+            try select.bind(3, Int64(StoreWriter.keysPerStore))
             var keys: [StoredKey] = []
             while try select.step() {
                 keys.append(StoredKey(
                     key: select.string(0), fingerprint: UInt64(bitPattern: select.int64(1)),
                     version: UInt64(bitPattern: select.int64(2)), state: select.text(3), expiresMs: select.int64(4)))
             }
-            return keys
+            return keys.reversed()  // oldest first, as the cache forgets them
         }
     }
 

@@ -84,6 +84,9 @@ final class StoreDatabase: Sendable {
             throw StorageError(path: path, operation: "open", message: "the file holds no statehouse tables")
         }
         try checkFormat(version, path: path)
+        try database.readers.read("check the file (PRAGMA quick_check)") { (connection) throws(SQLiteError) in
+            try quickCheck(connection)
+        }
         return database
     }
 
@@ -100,6 +103,7 @@ final class StoreDatabase: Sendable {
             version = Int(try connection.pragma("user_version") ?? "0") ?? 0
         }
         try checkFormat(version, path: path)
+        try run("check the file (PRAGMA quick_check)") { () throws(SQLiteError) in try quickCheck(connection) }
         try run("set journal_mode = WAL") { () throws(SQLiteError) in
             let mode = try connection.pragma("journal_mode = WAL")
             guard mode == "wal" else {
@@ -110,6 +114,14 @@ final class StoreDatabase: Sendable {
         }
         if version == 0 {
             try run("create the schema") { () throws(SQLiteError) in
+                // A file with tables of its own is some other program's database: never write ours into it.
+                let tables = try connection.prepare("SELECT count(*) FROM sqlite_master")
+                defer { tables.reset() }
+                if try tables.step(), tables.int64(0) > 0 {
+                    throw SQLiteError(
+                        extendedCode: 1, message: "the file is an SQLite database of another program (it has tables and no statehouse format version); give storage.path a new file",
+                        operation: "open")
+                }
                 try connection.execute("BEGIN IMMEDIATE")
                 do throws(SQLiteError) {
                     try connection.execute(StoreSchema.statements)
@@ -132,6 +144,15 @@ final class StoreDatabase: Sendable {
     static func maxPageCount(_ maxBytes: Int, _ connection: Connection) throws(SQLiteError) -> Int {
         let pageSize = Int(try connection.pragma("page_size") ?? "4096") ?? 4096
         return max(1, maxBytes / pageSize)
+    }
+
+    /// A damaged file must stop the start (or the tool), never recover a silently shorter journal: SQLite's quick
+    /// check of the b-trees (not of the indexes' contents), O(size of the file).
+    private static func quickCheck(_ connection: Connection) throws(SQLiteError) {
+        let verdict = try connection.pragma("quick_check(1)") ?? "ok"
+        guard verdict == "ok" else {
+            throw SQLiteError(extendedCode: 11, message: "the database is damaged: \(verdict)", operation: "PRAGMA quick_check")
+        }
     }
 
     private static func checkFormat(_ version: Int, path: String) throws(StorageError) {

@@ -16,6 +16,17 @@ extension StoreWriter {
                     let delete = try connection.prepare("DELETE FROM idempotency WHERE expires_ms <= ?1")
                     try delete.bind(1, nowMs)
                     try delete.run()
+                    // At most keysPerStore per store, the newest kept (as the server's memory keeps them): the table
+                    // stays bounded however many keys arrive within their time to live.
+                    let over = try connection.prepare("""
+                        DELETE FROM idempotency WHERE rowid IN (
+                            SELECT rowid FROM (
+                                SELECT rowid, row_number() OVER (PARTITION BY store_id ORDER BY expires_ms DESC) AS rank
+                                FROM idempotency)
+                            WHERE rank > ?1)
+                        """)
+                    try over.bind(1, Int64(StoreWriter.keysPerStore))
+                    try over.run()
                 }
                 lastKeySweepMs = nowMs
             }
@@ -44,6 +55,12 @@ extension StoreWriter {
     private func apply(_ pending: inout PendingWrite, nowMs: Int64) throws(StorageError) {
         switch pending.request {
         case .createStore(let store, _):
+            // A name already stored fails this request alone (a PUT racing another PUT or a DELETE of the name), not
+            // the transaction: the other stores' batches in it are not undone for it.
+            if let taken = try storedName(store.name) {
+                pending.refusal = .nameTaken(path: path, name: store.name, id: taken)
+                return
+            }
             pending.createdID = try insertStore(store, nowMs: nowMs)
         case .deleteStore(let id, _):
             try sql("delete store \(id)") { () throws(SQLiteError) in
@@ -61,6 +78,16 @@ extension StoreWriter {
             let encoded = pending.encoded ?? batch.encode()
             pending.encoded = encoded
             try append(encoded, storeID: batch.storeID, nowMs: nowMs)
+        }
+    }
+
+    /// The id of the stored store named `name`, or nil.
+    private func storedName(_ name: String) throws(StorageError) -> Int64? {
+        try sql("look up store \(name)") { () throws(SQLiteError) -> Int64? in
+            let select = try connection.prepare("SELECT id FROM stores WHERE name = ?1")
+            defer { select.reset() }
+            try select.bind(1, name)
+            return try select.step() ? select.int64(0) : nil
         }
     }
 

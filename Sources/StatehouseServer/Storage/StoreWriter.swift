@@ -50,6 +50,8 @@ final class StoreWriter: @unchecked Sendable {
 
     /// The tries a failing transaction gets once ``stop()`` was called, before its requests fail.
     private static let drainAttempts = 3
+    /// Idempotency keys kept per store (the newest): as many as the server's memory keeps (`IdempotencyCache`).
+    static let keysPerStore = 10_000
 
     init(path: String, configuration: StorageConfiguration, connection: Connection,
          counters: [Int64: SnapshotCounter]) {
@@ -133,6 +135,12 @@ final class StoreWriter: @unchecked Sendable {
             if let error = transact(&batch) {
                 if draining { drainAttempts += 1 }
                 if configuration.sync == .commit || drainAttempts >= Self.drainAttempts {
+                    if configuration.sync != .commit {
+                        let batches = batch.filter { if case .append = $0.request { true } else { false } }.count
+                        Log.shared.error(
+                            "\(error); closing: \(batches) acknowledged batch(es) of actions (sync \(configuration.sync.rawValue)) "
+                                + "could not be written and are lost")
+                    }
                     for pending in batch { pending.request.complete(error, createdID: 0) }
                 } else {
                     carried = batch
@@ -147,7 +155,7 @@ final class StoreWriter: @unchecked Sendable {
                     failure = nil
                     handler?(nil)
                 }
-                for pending in batch { pending.request.complete(nil, createdID: pending.createdID) }
+                for pending in batch { pending.request.complete(pending.refusal, createdID: pending.createdID) }
             }
         }
         _ = try? connection.pragma("wal_checkpoint(TRUNCATE)")

@@ -30,6 +30,8 @@ struct PendingWrite {
     let request: WriteRequest
     var encoded: EncodedBatch?
     var createdID: Int64 = 0
+    /// This request alone failed inside a transaction that committed (e.g. a store name already taken).
+    var refusal: StorageError?
 
     init(_ request: WriteRequest) { self.request = request }
 }

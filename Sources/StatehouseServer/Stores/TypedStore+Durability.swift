@@ -134,8 +134,9 @@ extension TypedStore {
             if (try? JSONValue(parsing: encode(snapshot.state))) != (try? JSONValue(parsing: kept)) { mismatch = snapshot.version }
         }
         if let target, final.version != target {
-            throw RecoveryError(
-                store: stored.name, version: target, problem: "is not kept (the journal holds \(base.version) to \(final.version))")
+            let kept = target < base.version
+                ? "the oldest snapshot kept is at version \(base.version)" : "the newest version is \(final.version)"
+            throw RecoveryError(store: stored.name, version: target, problem: "is not kept (\(kept))")
         }
         return StorageTools.ReplayReport(
             store: stored.name, version: final.version, state: encode(final.state), fromVersion: base.version,

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 
 /// The offline side of durable storage, for the `statehouse replay` and `statehouse backup` commands. Both open the
 /// database read-only, so they may run while a server uses it (SQLite WAL mode).
@@ -54,14 +55,23 @@ public enum StorageTools {
         }
     }
 
-    /// Copies the database to `destination` through SQLite's online backup API (consistent while a server writes).
-    /// - Throws: ``Failure`` when the configuration has no storage or the copy fails.
+    /// Copies the database to `destination` (a new file) through SQLite's online backup API (consistent while a
+    /// server writes). Every store of the copy gets a new epoch: the live server may go on past the copy's versions,
+    /// so a server restored from it must not answer old positions as if nothing had happened since.
+    /// - Throws: ``Failure`` when the configuration has no storage, `destination` exists, or the copy fails.
     public static func backup(configuration: ServerConfiguration, to destination: String) throws(Failure) {
+        guard !FileManager.default.fileExists(atPath: destination) else {
+            throw Failure(description: "\(destination) exists; back up to a new file (remove it first to replace it)")
+        }
         let database = try openDatabase(configuration)
         defer { database.close() }
         do {
             try database.backup(to: destination)
+            let copy = try Connection(path: destination, readOnly: false)
+            defer { copy.close() }
+            try copy.execute("UPDATE stores SET epoch = lower(hex(randomblob(8)))")
         } catch {
+            try? FileManager.default.removeItem(atPath: destination)
             throw Failure(description: "\(error)")
         }
     }

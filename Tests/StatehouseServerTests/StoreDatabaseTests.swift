@@ -90,6 +90,33 @@ import Testing
 
     /// Eight threads, each appending to its own store and waiting for each `done` (as a client waits for its
     /// answer): requests queued while a commit runs share the next one.
+    @Test func aTakenNameFailsItsCreateAloneNotTheOthersInItsTransaction() throws {
+        let files = try StorageFiles()
+        defer { files.remove() }
+        let database = try StoreDatabase.open(files.configuration(.interval))  // one transaction for all three
+        defer { database.close() }
+        let other = try files.createStore(database, name: "other")
+        let created = Completion<Result<Int64, StorageError>>()
+        let again = Completion<Result<Int64, StorageError>>()
+        let appended = Completion<StorageError?>()
+        database.createStore(name: "twice", reducer: "Counter", initialState: nil, epoch: "e1", createdBy: .put,
+                             state0: StorageFiles.state(0)) { created($0) }
+        database.createStore(name: "twice", reducer: "Counter", initialState: nil, epoch: "e2", createdBy: .put,
+                             state0: StorageFiles.state(0)) { again($0) }
+        database.append(StorageFiles.batch(storeID: other, versions: 1...2, origin: .external, padding: 20,
+                                           forceSnapshot: false, keys: [])) { appended($0) }
+        #expect(try created.wait()?.get() != nil)
+        let refusal = try #require(again.wait())
+        guard case .failure(let error) = refusal else {
+            Issue.record("the second create of one name succeeded")
+            return
+        }
+        #expect(error.isNameTaken)
+        let outcome = try #require(appended.wait(), "the append of the other store was answered")
+        #expect(outcome == nil)
+        #expect(try database.log(storeID: other, since: 0, limit: 10).map(\.version) == [1, 2])
+    }
+
     @Test func appendsQueuedDuringACommitShareTheNextTransaction() throws {
         let files = try StorageFiles()
         defer { files.remove() }

@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .systemLibrary(name: "CLLHTTP", pkgConfig: "libllhttp", providers: [.apt(["libllhttp-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // The reducer runtime: stores, effects, observers. No networking.
         .target(name: "StatehouseCore", swiftSettings: strict),
@@ -37,10 +38,12 @@ let package = Package(
         .target(name: "JSONPatch", swiftSettings: strict),
         // Codable over JSON without Foundation's JSONDecoder/JSONEncoder: decode from a JSONValue, encode to bytes.
         .target(name: "JSONCoding", dependencies: ["JSONPatch"], swiftSettings: strict),
+        // A thin wrapper over SQLite: connections, prepared statements, errors, the online backup API.
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         // The HTTP/WebSocket API over named stores.
         .target(
             name: "StatehouseServer",
-            dependencies: ["StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSONPatch", "JSONCoding", "CCrypto"],
+            dependencies: ["StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSONPatch", "JSONCoding", "CCrypto", "SQLite"],
             swiftSettings: strict
         ),
         // Demo reducers shipped in the default executable.
@@ -77,6 +80,7 @@ let package = Package(
         .testTarget(
             name: "DemoReducersTests", dependencies: ["DemoReducers", "StatehouseTesting", "StatehouseCore"],
             swiftSettings: strict),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "UVLoopTests", dependencies: ["UVLoop", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(
             name: "StatehouseServerTests",

@@ -2,11 +2,14 @@ import DemoReducers
 import Foundation
 import StatehouseServer
 
-// statehouse serve [--config PATH] [--host H] [--port P] | statehouse --help
-// Exit codes: 0 after a clean shutdown, 1 when the address cannot be bound, 2 for bad usage or configuration.
+// statehouse serve [--config PATH] [--host H] [--port P] | replay … | backup … | statehouse --help
+// Exit codes: 0 after a clean shutdown, 1 when the address cannot be bound (replay: a snapshot that differs), 2 for
+// bad usage or configuration (or a database that cannot be used).
 
 let usage = """
     Usage: statehouse serve [--config PATH] [--host HOST] [--port PORT]
+           statehouse replay [--config PATH] --store NAME [--to VERSION] [--verify]
+           statehouse backup [--config PATH] DEST
            statehouse --help | --version
 
     Serves the stores declared in the configuration file over HTTP and WebSocket.
@@ -17,6 +20,13 @@ let usage = """
     SIGINT or SIGTERM shuts it down gracefully (WebSockets get close code 1001) and it exits 0.
     Set STATEHOUSE_LOG=debug|info|warning|error for more or less logging (default info).
 
+    replay re-reduces a durable store's journal from its oldest kept snapshot (to VERSION, default the newest) and
+    prints {"store":…,"version":…,"state":…}; --verify also compares the state at every later snapshot (exit 1 at
+    the first that differs: the reducer is not deterministic, or reads old actions differently).
+    backup copies the database named by the configuration's storage.path to DEST (SQLite online backup; safe while
+    the server runs).
+    Both open the database read-only. See docs/durability.md.
+
     """
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -25,6 +35,63 @@ func fail(_ message: String, code: Int32) -> Never {
 }
 
 let version = "0.1.0"
+
+/// `replay` and `backup`: never returns.
+func runStorageTool(_ command: String, _ arguments: [String]) -> Never {
+    var arguments = arguments
+    var configPath = "Config/statehouse.json"
+    var store: String?
+    var target: UInt64?
+    var verify = false
+    var destination: String?
+    while !arguments.isEmpty {
+        let flag = arguments.removeFirst()
+        if flag == "--verify", command == "replay" { verify = true; continue }
+        if !flag.hasPrefix("--"), command == "backup", destination == nil { destination = flag; continue }
+        let allowed = command == "replay" ? ["--config", "--store", "--to"] : ["--config"]
+        guard allowed.contains(flag) else { fail("unknown option \(flag) for \(command); see statehouse --help", code: 2) }
+        guard let value = arguments.first else { fail("\(flag) needs a value; see statehouse --help", code: 2) }
+        arguments.removeFirst()
+        switch flag {
+        case "--config": configPath = value
+        case "--store": store = value
+        default:
+            guard let number = UInt64(value) else { fail("--to must be a version (an unsigned integer)", code: 2) }
+            target = number
+        }
+    }
+    let configuration: ServerConfiguration
+    do {
+        configuration = try ConfigurationLoader.load(path: configPath)
+    } catch {
+        fail(error.description, code: 2)
+    }
+    do {
+        if command == "backup" {
+            guard let destination else { fail("backup needs a destination file; see statehouse --help", code: 2) }
+            try StorageTools.backup(configuration: configuration, to: destination)
+            FileHandle.standardError.write(Data("statehouse: backed up \(configuration.storage?.path ?? "") to \(destination)\n".utf8))
+            exit(0)
+        }
+        guard let store else { fail("replay needs --store NAME; see statehouse --help", code: 2) }
+        let report = try StorageTools.replay(configuration: configuration, catalog: .demo, store: store, to: target, verify: verify)
+        var line = Array("{\"store\":".utf8) + Array(String(reflecting: report.store).utf8)
+        line += Array(",\"version\":\(report.version),\"state\":".utf8) + report.state + Array("}\n".utf8)
+        FileHandle.standardOutput.write(Data(line))
+        var summary = "statehouse: replayed \(report.actions) action(s) of \(store) from the snapshot at version \(report.fromVersion) to \(report.version)"
+        if verify {
+            if let mismatch = report.mismatch {
+                FileHandle.standardError.write(Data((summary + "; the state at version \(mismatch) differs from its snapshot: the reducer is not deterministic, or reads old actions differently\n").utf8))
+                exit(1)
+            }
+            summary += "; \(report.verified) snapshot(s) verified, all match"
+        }
+        FileHandle.standardError.write(Data((summary + "\n").utf8))
+        exit(0)
+    } catch {
+        fail(error.description, code: 2)
+    }
+}
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments == ["--version"] {
@@ -35,7 +102,11 @@ if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h")
     print(usage, terminator: "")
     exit(arguments.isEmpty ? 2 : 0)
 }
-guard arguments.removeFirst() == "serve" else { fail("unknown command; see statehouse --help", code: 2) }
+let command = arguments.removeFirst()
+guard ["serve", "replay", "backup"].contains(command) else { fail("unknown command; see statehouse --help", code: 2) }
+if command != "serve" {
+    runStorageTool(command, arguments)
+}
 
 var configPath = "Config/statehouse.json"
 var host: String?

@@ -17,6 +17,22 @@ extension Store {
         case event(any Sendable)
     }
 
+    /// A journaled store's journal and batches in progress (one heap object, made only for a journaled store).
+    ///
+    /// ## Thread safety
+    /// Confined to the store's actor.
+    final class Journaling {
+        let journal: StoreJournal<R.Action, R.State>
+        /// The batch of the current drain slice.
+        var openBatch: JournalBatch?
+        /// The batch whose write has not returned yet (gated stores only): the drain waits for it.
+        var writingBatch: JournalBatch?
+        /// Outputs the gate holds, in the order they were made.
+        var heldOutputs: [HeldOutput] = []
+
+        init(_ journal: StoreJournal<R.Action, R.State>) { self.journal = journal }
+    }
+
     /// The batch being handled or written, and what undoing it needs.
     struct JournalBatch {
         var record: JournalRecord<R.Action, R.State>
@@ -28,31 +44,34 @@ extension Store {
     }
 
     /// Whether outputs are held now: a gated batch is open or being written.
-    var holdsOutputs: Bool { gatesOutput && (openBatch != nil || isWritingBatch) }
+    var holdsOutputs: Bool {
+        guard gatesOutput, let journaling else { return false }
+        return journaling.openBatch != nil || journaling.writingBatch != nil
+    }
 
     /// Opens a batch for this drain slice unless one is open (journaled stores only).
     func openBatchIfNeeded() {
-        guard journal != nil, openBatch == nil else { return }
-        openBatch = JournalBatch(
+        guard let journaling, journaling.openBatch == nil else { return }
+        journaling.openBatch = JournalBatch(
             record: JournalRecord(snapshot: snapshot), before: snapshot, runMark: nextRunID, groupMark: nextSettleGroupID)
     }
 
     /// Records a change of the open batch (the version already bumped).
     func journalChange(_ cause: JournalRecord<R.Action, R.State>.Change.Cause) {
-        openBatch?.record.changes.append(.init(version: version, cause: cause))
+        journaling?.openBatch?.record.changes.append(.init(version: version, cause: cause))
     }
 
     /// Records a noted action of the open batch (after its reduce).
     func journalNote(_ note: any AnyObject & Sendable) {
-        openBatch?.record.noted.append(.init(note: note, snapshot: snapshot))
+        journaling?.openBatch?.record.noted.append(.init(note: note, snapshot: snapshot))
     }
 
     /// Ends the open batch: writes it (when it has something to write). Returns true when the drain must stop and
     /// wait for the write (a gated store); the write's `done` resumes it.
     func endBatch() -> Bool {
-        guard var batch = openBatch else { return false }
-        openBatch = nil
-        guard let journal else { return false }
+        guard let journaling, var batch = journaling.openBatch else { return false }
+        journaling.openBatch = nil
+        let journal = journaling.journal
         if batch.record.isEmpty {
             releaseHeldOutputs()
             return false
@@ -62,7 +81,7 @@ extension Store {
             journal.write(batch.record) { _ in }
             return false
         }
-        writingBatch = batch
+        journaling.writingBatch = batch
         journal.write(batch.record) { [self] error in
             switch home {
             case .bound(let executor): executor.execute { self.assumeIsolated { $0.batchWritten(error) } }
@@ -74,8 +93,8 @@ extension Store {
 
     /// The write of the batch being written ended: outputs leave, or the batch is undone. Then draining resumes.
     func batchWritten(_ error: (any Error)?) {
-        guard let batch = writingBatch else { return }
-        writingBatch = nil
+        guard let journaling, let batch = journaling.writingBatch else { return }
+        journaling.writingBatch = nil
         if let error {
             undo(batch, error)
         } else {
@@ -85,9 +104,9 @@ extension Store {
     }
 
     private func releaseHeldOutputs() {
-        guard !heldOutputs.isEmpty else { return }
-        let outputs = heldOutputs
-        heldOutputs = []
+        guard let journaling, !journaling.heldOutputs.isEmpty else { return }
+        let outputs = journaling.heldOutputs
+        journaling.heldOutputs = []
         for output in outputs {
             switch output {
             case .notify(let snapshot): notifyObservers(snapshot)
@@ -111,8 +130,8 @@ extension Store {
             settleGroups[group] = nil
             fail(record.request, error)
         }
-        let outputs = heldOutputs
-        heldOutputs = []
+        let outputs = journaling?.heldOutputs ?? []
+        journaling?.heldOutputs = []
         for output in outputs {
             switch output {
             case .notify, .event: break
@@ -147,14 +166,14 @@ extension Store {
 
     /// Observers get `snapshot` now, or once the batch is written.
     func publish(_ snapshot: Snapshot<R.State>) {
-        if holdsOutputs { heldOutputs.append(.notify(snapshot)) } else { notifyObservers(snapshot) }
+        if holdsOutputs { journaling?.heldOutputs.append(.notify(snapshot)) } else { notifyObservers(snapshot) }
     }
 
     /// An envelope's completion runs now, or once the batch is written.
     func complete(_ envelope: Envelope, _ snapshot: Snapshot<R.State>?) {
         guard let completion = envelope.completion else { return }
         if holdsOutputs {
-            heldOutputs.append(.completion(completion, snapshot, notWritten: envelope.notWritten))
+            journaling?.heldOutputs.append(.completion(completion, snapshot, notWritten: envelope.notWritten))
         } else {
             completion(snapshot)
         }
@@ -162,11 +181,11 @@ extension Store {
 
     /// A settle group's completion runs now, or once the batch is written.
     func settle(_ request: SettleRequest, _ group: SettleGroupID, _ result: Result<Snapshot<R.State>, SettleTimeout<R.State>>) {
-        if holdsOutputs { heldOutputs.append(.settle(request, group, result)) } else { request.completion(result) }
+        if holdsOutputs { journaling?.heldOutputs.append(.settle(request, group, result)) } else { request.completion(result) }
     }
 
     /// Event observers get `event` now, or once the batch is written (in stream order with the states).
     func emit(_ event: any Sendable) {
-        if holdsOutputs { heldOutputs.append(.event(event)) } else { deliverEvent(event) }
+        if holdsOutputs { journaling?.heldOutputs.append(.event(event)) } else { deliverEvent(event) }
     }
 }

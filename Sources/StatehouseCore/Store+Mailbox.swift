@@ -72,7 +72,7 @@ extension Store {
     ///
     /// Never suspends: isolated code (an effect's hop to the actor) can run between slices, never inside one.
     func drain() {
-        if writingBatch != nil { return }  // a gated store waits for its batch; batchWritten() drains again
+        if journaling?.writingBatch != nil { return }  // a gated store waits for its batch; batchWritten() drains again
         openBatchIfNeeded()
         var handled = 0
         let budget: Duration? = if case .bound(let executor) = home { executor.drainSliceBudget } else { nil }
@@ -89,13 +89,13 @@ extension Store {
                 }
             }
             let envelope = backlog[backlogStart]
-            if journal != nil, case .stop = envelope.payload, openBatch?.record.isEmpty == false {
+            if let journaling, case .stop = envelope.payload, journaling.openBatch?.record.isEmpty == false {
                 break  // the batch before a stop is written first
             }
             backlogStart += 1
             process(envelope)
             handled += 1
-            if openBatch?.record.endsWithReset == true { break }  // a reset ends its batch (snapshotted at it)
+            if journaling?.openBatch?.record.endsWithReset == true { break }  // a reset ends its batch (snapshotted at it)
         }
         if endBatch() { return }
         // The rest of the backlog waits for the next slice (handled entries go when it is replaced: no shifting).
@@ -141,7 +141,7 @@ extension Store {
         let effect = reducer.reduce(state: &state, action: action)
         if state != previous {
             version += 1
-            if journal != nil { journalChange(.action(action, fromEffect: envelope.fromEffect)) }
+            if journaling != nil { journalChange(.action(action, fromEffect: envelope.fromEffect)) }
             publish(snapshot)
         }
         if let note = envelope.note { journalNote(note) }

@@ -8,19 +8,26 @@ extension Store {
     /// the store was started. Settle waits whose effects were cancelled complete as settled.
     ///
     /// - Parameter completion: Runs on the actor right after the reset with the snapshot then.
-    public nonisolated func enqueueReset(completion: (@Sendable (Snapshot<R.State>) -> Void)? = nil) {
-        pushControl(.reset, completion: completion)
+    /// - Parameter notWritten: Journaled stores: called instead of `completion` when the reset's batch could not be
+    ///   written (the reset is then undone).
+    public nonisolated func enqueueReset(
+        completion: (@Sendable (Snapshot<R.State>) -> Void)? = nil, notWritten: (@Sendable (any Error) -> Void)? = nil
+    ) {
+        pushControl(.reset, completion: completion, notWritten: notWritten)
     }
 
     /// Queues a reset or stop with a completion that gets the snapshot after it.
-    nonisolated func pushControl(_ payload: Envelope.Payload, completion: (@Sendable (Snapshot<R.State>) -> Void)?) {
+    nonisolated func pushControl(
+        _ payload: Envelope.Payload, completion: (@Sendable (Snapshot<R.State>) -> Void)?,
+        notWritten: (@Sendable (any Error) -> Void)? = nil
+    ) {
         var done: (@Sendable (Snapshot<R.State>?) -> Void)?
         if let completion {
             done = { snapshot in
                 if let snapshot { completion(snapshot) }
             }
         }
-        push(Envelope(payload: payload, completion: done))
+        push(Envelope(payload: payload, completion: done, notWritten: notWritten))
     }
 
     /// Resets the store (see ``enqueueReset(completion:)``) and waits for it.
@@ -44,7 +51,7 @@ extension Store {
             state = initialState
             version += 1
             journalChange(.reset(initialState))
-            openBatch?.record.endsWithReset = true
+            journaling?.openBatch?.record.endsWithReset = true
             publish(snapshot)
         }
         if isStarted {

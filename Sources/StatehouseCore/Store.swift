@@ -67,19 +67,11 @@ public actor Store<R: Reducer> {
     /// `nil` until the first effect, settle or wait needs them, so a store that never runs one does not pay for them.
     @exclusivity(unchecked) var bookkeeping: Bookkeeping?
 
-    /// Where batches are written (nil: a store in memory only); see `Store+Journal.swift`.
-    let journal: StoreJournal<R.Action, R.State>?
-    /// `journal?.gatesOutput`, read on every output.
+    /// Where batches are written and the batches in progress (nil: a store in memory only, which so pays one word for
+    /// durability); see `Store+Journal.swift`.
+    let journaling: Journaling?
+    /// `journaling?.journal.gatesOutput`, read on every output.
     let gatesOutput: Bool
-    /// The batch of the current drain slice (journaled stores only).
-    @exclusivity(unchecked) var openBatch: JournalBatch?
-    /// The batch whose write has not returned yet (gated stores only): the drain waits for it.
-    @exclusivity(unchecked) var writingBatch: JournalBatch?
-    /// Outputs the gate holds, in the order they were made.
-    @exclusivity(unchecked) var heldOutputs: [HeldOutput] = []
-
-    /// Whether a gated batch is being written.
-    var isWritingBatch: Bool { writingBatch != nil }
 
     /// Creates a store. Nothing runs until actions arrive; ``Reducer/bind()`` runs at ``start()``.
     ///
@@ -111,7 +103,7 @@ public actor Store<R: Reducer> {
         self.reducer = reducer
         self.state = recovered?.state ?? state
         self.version = recovered?.version ?? 0
-        self.journal = journal
+        self.journaling = journal.map { Journaling($0) }
         self.gatesOutput = journal?.gatesOutput ?? false
         self.initialState = state
         self.name = name

@@ -103,6 +103,8 @@ struct ConfigurationTests {
         let config = try ConfigurationLoader.load(path: packageRoot.appendingPathComponent("Config/statehouse.json").path)
         #expect(config.port == 8080)
         #expect(config.stores.map(\.name) == ["counter", "todos", "search"])
+        #expect(config.storage?.path == "data/statehouse.sqlite")  // make run is durable (README, .gitignore)
+        #expect(config.storage?.sync == .commit)
     }
 
     @Test(arguments: [
@@ -113,6 +115,11 @@ struct ConfigurationTests {
         (#"{}"#, "stores"),
         (#"{"listen":{"port":true},"stores":[]}"#, "listen.port"),
         (#"{"listen":{"eventLoops":0},"stores":[]}"#, "listen.eventLoops"),
+        (#"{"storage":{"sync":"commit"},"stores":[]}"#, "storage.path"),
+        (#"{"storage":{"path":"x.sqlite","sync":"always"},"stores":[]}"#, "storage.sync"),
+        (#"{"storage":{"path":"x.sqlite","retainActions":10},"stores":[]}"#, "storage.retainActions"),
+        (#"{"storage":{"path":"x.sqlite","fsync":true},"stores":[]}"#, "storage.fsync"),
+        (#"{"stores":[{"name":"a","reducer":"Counter","durable":"no"}]}"#, "stores[0].durable"),
         (#"{"listen":{"storeExecutor":"threads"},"stores":[]}"#, "listen.storeExecutor"),
         (#"{"limits":{"maxBodyBytes":0},"stores":[]}"#, "limits.maxBodyBytes"),
         (#"{"timeouts":{"writeStallMs":0},"stores":[]}"#, "timeouts.writeStallMs"),

@@ -40,9 +40,12 @@ extension HTTPSession {
             guard let store = store(named: name, request) else { return }
             state = .busy
             let loop = context.loop
-            store.reset { [self] reply in
-                let body = Envelope.storeState(store: store.name, reply)
-                loop.execute { [self] in finish(Responses.json(200, body), keepAlive: request.keepAlive, headOnly: false) }
+            store.reset { [self] result in
+                let response = switch result {
+                case .success(let reply): Responses.json(200, Envelope.storeState(store: store.name, reply))
+                case .failure(let error): Responses.error(error)
+                }
+                loop.execute { [self] in finish(response, keepAlive: request.keepAlive, headOnly: false) }
             }
         case .webSocket, .multiplexed:
             // A plain GET without a valid Upgrade: say what a WebSocket handshake needs.

@@ -44,6 +44,13 @@ extension HTTPSession {
         }
         state = .busy
         guard let durability = context.durability else { return host(store, declaration, request) }
+        if durability.unservedNames.withLock({ $0.contains(name) }) {
+            state = .idle
+            return send(error: APIError(
+                status: 409, code: "store_exists",
+                message: "The database holds data of a store \(JSONText.quoted(name)) this server does not serve (\"durable\": false, or no longer configured); pick another name."),
+                keepAlive: request.keepAlive, headOnly: false)
+        }
         // Durable: the store's row (and its version-0 snapshot) is committed before it serves or is announced.
         let epoch = StoreHistory.newEpoch()
         let loop = context.loop

@@ -13,6 +13,9 @@ final class StoreDurability: Sendable {
     let database: StoreDatabase
     let configuration: StorageConfiguration
     private let failing = LockedValue<StorageError?>(nil)
+    /// Names the database holds data of that the server does not serve (`"durable": false`, or no longer configured):
+    /// a `PUT` of one is refused, so the database's unique names are never in conflict.
+    let unservedNames = LockedValue<Set<String>>([])
 
     init(database: StoreDatabase) {
         self.database = database

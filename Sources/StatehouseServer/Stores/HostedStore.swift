@@ -28,7 +28,8 @@ protocol HostedStore: AnyObject, Sendable {
     func decodeClientMessage(_ message: JSONObject) -> ClientMessage
     /// Resets the store (FIFO with actions): effects cancelled, initial state restored, `bind()` restarted.
     /// `reply` runs on the store's actor with the state after the reset.
-    func reset(reply: @escaping @Sendable (StateReply) -> Void)
+    /// A durable store's reset that could not be written is undone: `.failure` (``APIError/notWritten(_:)``).
+    func reset(reply: @escaping @Sendable (Result<StateReply, APIError>) -> Void)
     /// Stops the store for good (effects cancelled, later actions dropped); `done` runs on the store's actor.
     func stop(done: @escaping @Sendable () -> Void)
     /// The state at `version` rebuilt from the journal (its snapshot and the actions after it through the reducer), as

@@ -14,7 +14,7 @@ final class HostedStoreBox: HostedStore, Sendable {
     struct Operations: Sendable {
         let start: @Sendable () async -> Void
         let stop: @Sendable (_ done: @escaping @Sendable () -> Void) -> Void
-        let reset: @Sendable (_ reply: @escaping @Sendable (StateReply) -> Void) -> Void
+        let reset: @Sendable (_ reply: @escaping @Sendable (Result<StateReply, APIError>) -> Void) -> Void
         let prepare: @Sendable (_ actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
         let decodeClientMessage: @Sendable (_ message: JSONObject) -> ClientMessage
         let stateAt: @Sendable (_ version: UInt64) throws -> [UInt8]?
@@ -56,7 +56,7 @@ final class HostedStoreBox: HostedStore, Sendable {
 
     func stop(done: @escaping @Sendable () -> Void) { operations.stop(done) }
 
-    func reset(reply: @escaping @Sendable (StateReply) -> Void) { operations.reset(reply) }
+    func reset(reply: @escaping @Sendable (Result<StateReply, APIError>) -> Void) { operations.reset(reply) }
 
     func read() -> StateReply {
         let newest = fanout.newest

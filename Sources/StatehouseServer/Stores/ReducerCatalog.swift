@@ -9,6 +9,8 @@ public struct ReducerCatalog: Sendable {
     ) throws -> any HostedStore
 
     private var factories: [String: Factory] = [:]
+    /// Replays a store's journal through the reducer (`statehouse replay`), by reducer name.
+    private(set) var replayers: [String: Replayer] = [:]
 
     public init() {}
 
@@ -23,6 +25,9 @@ public struct ReducerCatalog: Sendable {
             return try TypedStore<R>.hosted(
                 name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor,
                 persistence: persistence)
+        }
+        replayers[reducerName] = { database, stored, target, verify in
+            try TypedStore<R>.replayJournal(database, stored, to: target, verify: verify)
         }
     }
 
@@ -49,7 +54,8 @@ public struct ReducerCatalog: Sendable {
                 persistence = try self.persistence(
                     for: declaration, stored: stored[declaration.name], createdBy: .configuration, durability: durability,
                     historySize: configuration.streams.historySize, path: path, at: at)
-            } else if durability != nil, stored[declaration.name] != nil {
+            } else if let durability, stored[declaration.name] != nil {
+                durability.unservedNames.withLock { _ = $0.insert(declaration.name) }
                 Log.shared.warning(
                     "store \(declaration.name) is \"durable\": false but its database holds data of it: served in memory, "
                         + "its data is left as it is")
@@ -60,6 +66,7 @@ public struct ReducerCatalog: Sendable {
         let declared = Set(configuration.stores.map(\.name))
         for (offset, saved) in stored.values.sorted(by: { $0.id < $1.id }).enumerated() where !declared.contains(saved.name) {
             guard saved.createdBy == .put else {
+                durability.unservedNames.withLock { _ = $0.insert(saved.name) }
                 Log.shared.warning(
                     "store \(saved.name) is in \(durability.configuration.path) but no longer in the configuration: not served, "
                         + "its data is left as it is")

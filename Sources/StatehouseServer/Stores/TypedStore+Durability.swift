@@ -106,3 +106,39 @@ extension TypedStore {
         return Self.encode(snapshot.state)
     }
 }
+
+extension TypedStore {
+    /// `statehouse replay`: the journal of `stored` re-reduced from its oldest snapshot to `target` (nil: newest),
+    /// checking every later snapshot on the way with `verify` (states compared as JSON values).
+    static func replayJournal(
+        _ database: StoreDatabase, _ stored: StoredStore, to target: UInt64?, verify: Bool
+    ) throws -> StorageTools.ReplayReport {
+        let snapshots = try database.snapshots(storeID: stored.id)
+        guard let base = snapshots.first else {
+            throw RecoveryError(store: stored.name, version: 0, problem: "no snapshot is kept")
+        }
+        let byVersion = Dictionary(snapshots.map { ($0.version, $0.state) }, uniquingKeysWith: { first, _ in first })
+        var rows: [JournalRow] = []
+        var since = base.version
+        while true {
+            let page = try database.log(storeID: stored.id, since: since, limit: 10_000)
+            rows += page.prefix { target == nil || $0.version <= target! }
+            guard let last = page.last, page.count == 10_000, target == nil || last.version < target! else { break }
+            since = last.version
+        }
+        var verified = 0
+        var mismatch: UInt64?
+        let final = try replay(base, rows, store: stored.name) { snapshot in
+            guard verify, mismatch == nil, snapshot.version > base.version, let kept = byVersion[snapshot.version] else { return }
+            verified += 1
+            if (try? JSONValue(parsing: encode(snapshot.state))) != (try? JSONValue(parsing: kept)) { mismatch = snapshot.version }
+        }
+        if let target, final.version != target {
+            throw RecoveryError(
+                store: stored.name, version: target, problem: "is not kept (the journal holds \(base.version) to \(final.version))")
+        }
+        return StorageTools.ReplayReport(
+            store: stored.name, version: final.version, state: encode(final.state), fromVersion: base.version,
+            actions: rows.count, verified: verified, mismatch: mismatch)
+    }
+}

@@ -65,7 +65,10 @@ final class TypedStore<R: ServableReducer>: Sendable {
         let operations = HostedStoreBox.Operations(
             start: { await typed.start() },
             stop: { done in typed.store.enqueueStop { _ in done() } },
-            reset: { reply in typed.store.enqueueReset { snapshot in reply(typed.encode(snapshot)) } },
+            reset: { reply in
+                typed.store.enqueueReset(
+                    completion: { reply(.success(typed.encode($0))) }, notWritten: { reply(.failure(.notWritten($0))) })
+            },
             prepare: { typed.prepare(actionJSON: $0) },
             decodeClientMessage: { typed.decodeClientMessage($0) },
             stateAt: { try typed.state(at: $0) })

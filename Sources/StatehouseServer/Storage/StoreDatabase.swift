@@ -1,0 +1,183 @@
+import Foundation
+import SQLite
+
+/// The durable stores' SQLite database: one writer thread with group commit (see ``StoreWriter``) and a pool of
+/// read-only connections for startup, API and CLI reads.
+///
+/// Writes (``createStore(name:reducer:initialState:epoch:createdBy:state0:done:)``, ``deleteStore(id:done:)``,
+/// ``append(_:done:)``) are queued to the writer thread; all queued requests go into one transaction (`BEGIN
+/// IMMEDIATE` … `COMMIT`) and their `done` callbacks run on the writer thread, in queue order, after it committed.
+/// Reads block the calling thread on a read connection of their own and, in WAL mode, see the last commit without
+/// waiting for the writer.
+///
+/// Lifecycle: `open` (``open(_:)`` or ``openReadOnly(path:)``) → `closed` (``close()``: the queue drained, the WAL
+/// checkpointed, the lock released). The table layout is in ``StoreSchema``.
+///
+/// ## Thread safety
+/// Sendable: the writer has its own thread and lock, the read pool its lock, and the lifecycle is behind a lock.
+final class StoreDatabase: Sendable {
+    let configuration: StorageConfiguration
+    let writer: StoreWriter?
+    let readers: ReadConnectionPool
+    private let lock: DatabaseLock?
+    private let isOpen = LockedValue(true)
+
+    private init(configuration: StorageConfiguration, writer: StoreWriter?, lock: DatabaseLock?) {
+        self.configuration = configuration
+        self.writer = writer
+        self.lock = lock
+        readers = ReadConnectionPool(path: configuration.path)
+    }
+
+    var path: String { configuration.path }
+
+    /// Opens or creates the file (creating its directory), in WAL mode, `synchronous` FULL (`commit`, `interval`) or
+    /// OFF (`off`), `busy_timeout` 5 s, the schema at `user_version` 1, `max_page_count` from `maxBytes`; takes an
+    /// exclusive `flock` on `<path>.lock`; starts the writer thread.
+    /// - Throws: `StorageError` naming the file and the step: the directory cannot be made, another server holds the
+    ///   lock, SQLite cannot open the file or it is not a database, or its format version is newer than this code's.
+    static func open(_ configuration: StorageConfiguration) throws(StorageError) -> StoreDatabase {
+        let path = configuration.path
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw StorageError(path: path, operation: "create directory \(directory)",
+                                   message: "\(error.localizedDescription)")
+            }
+        }
+        let lock = try DatabaseLock.acquire(databasePath: path)
+        let connection: Connection
+        do {
+            connection = try Connection(path: path, readOnly: false)
+        } catch {
+            throw StorageError(path: path, operation: "open", sqlite: error)
+        }
+        do throws(StorageError) {
+            try prepareWriteConnection(connection, configuration)
+            let counters = try loadCounters(connection, path: path)
+            let writer = StoreWriter(path: path, configuration: configuration, connection: connection,
+                                     counters: counters)
+            writer.start()
+            return StoreDatabase(configuration: configuration, writer: writer, lock: lock)
+        } catch {
+            connection.close()
+            lock.release()
+            throw error
+        }
+    }
+
+    /// Opens an existing database read-only for the CLI (replay, backup, log): no writer thread, no lock, so it works
+    /// beside a running server.
+    /// - Throws: `StorageError` when the file is missing, not a database, has no schema, or a newer format version.
+    static func openReadOnly(path: String) throws(StorageError) -> StoreDatabase {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StorageError(path: path, operation: "open", message: "no such file", errno: ENOENT)
+        }
+        let database = StoreDatabase(configuration: StorageConfiguration(path: path), writer: nil, lock: nil)
+        let version = try database.readers.read("open") { (connection) throws(SQLiteError) -> Int in
+            Int(try connection.pragma("user_version") ?? "0") ?? 0
+        }
+        guard version != 0 else {
+            throw StorageError(path: path, operation: "open", message: "the file holds no statehouse tables")
+        }
+        try checkFormat(version, path: path)
+        return database
+    }
+
+    private static func prepareWriteConnection(_ connection: Connection, _ configuration: StorageConfiguration)
+        throws(StorageError)
+    {
+        let path = configuration.path
+        func run(_ operation: String, _ body: () throws(SQLiteError) -> Void) throws(StorageError) {
+            do { try body() } catch { throw StorageError(path: path, operation: operation, sqlite: error) }
+        }
+        var version = 0
+        try run("open") { () throws(SQLiteError) in
+            try connection.pragma("busy_timeout = 5000")
+            version = Int(try connection.pragma("user_version") ?? "0") ?? 0
+        }
+        try checkFormat(version, path: path)
+        try run("set journal_mode = WAL") { () throws(SQLiteError) in
+            let mode = try connection.pragma("journal_mode = WAL")
+            guard mode == "wal" else {
+                throw SQLiteError(extendedCode: 1, message: "the file system gave journal_mode \(mode ?? "none")",
+                                  operation: "PRAGMA journal_mode = WAL")
+            }
+            try connection.pragma("synchronous = \(configuration.sync == .off ? "OFF" : "FULL")")
+        }
+        if version == 0 {
+            try run("create the schema") { () throws(SQLiteError) in
+                try connection.execute("BEGIN IMMEDIATE")
+                do throws(SQLiteError) {
+                    try connection.execute(StoreSchema.statements)
+                    try connection.pragma("user_version = \(StoreSchema.version)")
+                    try connection.execute("COMMIT")
+                } catch {
+                    _ = try? connection.execute("ROLLBACK")
+                    throw error
+                }
+            }
+        }
+        if let maxBytes = configuration.maxBytes {
+            try run("set max_page_count") { () throws(SQLiteError) in
+                try connection.pragma("max_page_count = \(try maxPageCount(maxBytes, connection))")
+            }
+        }
+    }
+
+    /// `maxBytes` in pages of the database's page size (at least 1).
+    static func maxPageCount(_ maxBytes: Int, _ connection: Connection) throws(SQLiteError) -> Int {
+        let pageSize = Int(try connection.pragma("page_size") ?? "4096") ?? 4096
+        return max(1, maxBytes / pageSize)
+    }
+
+    private static func checkFormat(_ version: Int, path: String) throws(StorageError) {
+        guard version > StoreSchema.version else { return }
+        throw StorageError(path: path, operation: "open", message: """
+            the database format version is \(version) and this statehouse reads version \(StoreSchema.version): \
+            run a newer statehouse on it
+            """)
+    }
+
+    /// Each store's rows and action bytes journaled after its newest snapshot.
+    private static func loadCounters(_ connection: Connection, path: String)
+        throws(StorageError) -> [Int64: SnapshotCounter]
+    {
+        do {
+            let statement = try connection.prepare("""
+                SELECT s.id, count(j.version), coalesce(sum(length(CAST(j.action AS BLOB))), 0)
+                FROM stores s LEFT JOIN journal j ON j.store_id = s.id
+                    AND j.version > (SELECT coalesce(max(version), -1) FROM snapshots WHERE store_id = s.id)
+                GROUP BY s.id
+                """)
+            defer { statement.reset() }
+            var counters: [Int64: SnapshotCounter] = [:]
+            while try statement.step() {
+                counters[statement.int64(0)] = SnapshotCounter(rows: Int(statement.int64(1)),
+                                                               bytes: Int(statement.int64(2)))
+            }
+            return counters
+        } catch {
+            throw StorageError(path: path, operation: "read snapshot counters", sqlite: error)
+        }
+    }
+
+    /// Drains the queue (commits what is queued), checkpoints the WAL (`TRUNCATE`), stops the writer, closes the
+    /// read connections and releases the lock. Idempotent; writes queued afterwards fail with "the database is
+    /// closed".
+    func close() {
+        let wasOpen = isOpen.withLock { open in
+            defer { open = false }
+            return open
+        }
+        guard wasOpen else { return }
+        writer?.stop()
+        readers.close()
+        lock?.release()
+    }
+
+    /// Transactions committed by the writer so far (0 read-only): tests count group commits with it.
+    var committedTransactions: Int { writer?.committedTransactions.load(ordering: .relaxed) ?? 0 }
+}

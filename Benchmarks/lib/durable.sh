@@ -152,7 +152,7 @@ durable_actions() {
   echo
   for c in "${DURABLE_CONNS[@]}"; do
     ra=${DUR_RPS[statehouse/commit/$c]:-}
-    echo "sync commit at $c connections: $(ratio "$ra" "${DUR_RPS[statehouse/memory/$c]:-}")× in memory," \
+    echo "sync commit at $c connection$( ((c == 1)) || echo s): $(ratio "$ra" "${DUR_RPS[statehouse/memory/$c]:-}")× in memory," \
       "$(ratio "$ra" "${DUR_RPS[redis/always/$c]:-}")× Redis appendfsync always," \
       "$(ratio "$ra" "${DUR_RPS[fsync/-/1]:-}")× the raw fdatasync loop."
   done

@@ -69,8 +69,8 @@ fuzz:
 
 .PHONY: autobahn fuzz
 
-# make bench: Statehouse side by side with nginx, uWebSockets (C and socketify), websockets and picows (Benchmarks/run;
-# BENCH="http fanout idle many-stores core scaling" picks scenarios, RUNS/HTTP_SECONDS/FANOUT_SECONDS tune it).
+# make bench: Statehouse side by side with nginx, uWebSockets (C and socketify), websockets, picows and Redis
+# (Benchmarks/run; BENCH="http fanout idle many-stores core scaling durable" picks scenarios, RUNS/HTTP_SECONDS/FANOUT_SECONDS tune it).
 # Results: BENCHMARKS.md.
 .PHONY: bench
 bench: bootstrap

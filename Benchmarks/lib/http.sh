@@ -7,19 +7,25 @@ HTTP_SERVERS=(statehouse uws-native nginx socketify asyncio)
 
 declare -A HTTP_RPS=()
 
+# wrk_run URL CONNECTIONS [SECONDS]: one wrk -t1 load (post_action.lua) of SECONDS (default HTTP_SECONDS) against
+# the started server SERVER_PID; prints "req/s p50µs p99µs errors+non-2xx server-cores server-µs/req".
+wrk_run() {
+  local url=$1 conns=$2 s=${3:-$HTTP_SECONDS} line t0 t1 a b c d e
+  t0=$(server_cpu_ticks "$SERVER_PID")
+  line=$(timeout $((s + 15)) taskset -c 1 wrk -t1 -c"$conns" -d"${s}s" -s "$BENCH/lib/post_action.lua" "$url" |
+    sed -n 's/^RESULT //p')
+  t1=$(server_cpu_ticks "$SERVER_PID")
+  read -r a b c d e <<<"$line"
+  echo "${a:-0} ${b:-0} ${c:-0} $((${d:-1} + ${e:-0})) $(cpu_cores $((t1 - t0)) "$s") $(cpu_us_per $((t1 - t0)) "$(awk -v r="${a:-0}" -v s="$s" 'BEGIN {print r * s}')")"
+}
+
 http_row() { # NAME: runs the loads against a started server, prints one table row
-  local name=$1 other=$2 url="http://127.0.0.1:$SERVER_PORT/stores/counter/actions" r line t0 t1
+  local name=$1 other=$2 url="http://127.0.0.1:$SERVER_PORT/stores/counter/actions" r a b c d e f
   local rps=() p50=() p99=() cores=() usreq=() errs=0
   timeout 15 taskset -c 1 wrk -t1 -c64 -d1s -s "$BENCH/lib/post_action.lua" "$url" >/dev/null
   for ((r = 0; r < RUNS; r++)); do
-    t0=$(server_cpu_ticks "$SERVER_PID")
-    line=$(timeout $((HTTP_SECONDS + 15)) taskset -c 1 wrk -t1 -c64 -d"${HTTP_SECONDS}s" \
-      -s "$BENCH/lib/post_action.lua" "$url" | sed -n 's/^RESULT //p')
-    t1=$(server_cpu_ticks "$SERVER_PID")
-    read -r a b c d e <<<"$line"
-    rps+=("$a"); p50+=("$b"); p99+=("$c"); errs=$((errs + d + e))
-    cores+=("$(awk -v t=$((t1 - t0)) -v s="$HTTP_SECONDS" 'BEGIN {printf "%.2f", t / 100 / s}')")
-    usreq+=("$(awk -v t=$((t1 - t0)) -v n="$a" -v s="$HTTP_SECONDS" 'BEGIN {printf "%.1f", t * 10000 / (n * s)}')")
+    read -r a b c d e f <<<"$(wrk_run "$url" 64)"
+    rps+=("$a"); p50+=("$b"); p99+=("$c"); errs=$((errs + d)); cores+=("$e"); usreq+=("$f")
   done
   HTTP_RPS[$name]=$(printf '%s\n' "${rps[@]}" | median)
   printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "${HTTP_RPS[$name]}" \

@@ -1,8 +1,9 @@
 # Benchmarks/lib/servers.sh: start and stop the servers under test (sourced by Benchmarks/run).
 # Every server runs pinned to CPU 0 on 127.0.0.1; its PID is remembered so the EXIT trap stops exactly the
 # processes this script started (by PID, never by name). Overrides (used by the scaling scenario):
-# SERVER_CPUS (taskset CPU list, default 0), STATEHOUSE_CONFIG (default Benchmarks/statehouse-bench.json) and
-# STATEHOUSE_BIN (default .build/release/statehouse; big-state and fairness run an older build through it).
+# SERVER_CPUS (taskset CPU list, default 0), STATEHOUSE_CONFIG (default Benchmarks/statehouse-bench.json),
+# STATEHOUSE_BIN (default .build/release/statehouse; big-state and fairness run an older build through it), and for
+# redis (the durable scenario) REDIS_DIR (its AOF directory, default $WORK) and REDIS_FSYNC (appendfsync, default always).
 
 STARTED_PIDS=()
 SERVER_PID=""
@@ -15,7 +16,7 @@ free_port() { # a port nobody listens on right now (the kernel's pick for port 0
 port_answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # start_server NAME: sets SERVER_PID and SERVER_PORT; NAME is statehouse, uws-native, nginx, socketify, asyncio,
-# websockets or picows. Waits (at most 10 s) until the port accepts connections.
+# websockets, picows or redis. Waits (at most 10 s) until the port accepts connections.
 start_server() {
   local name=$1 log="$WORK/$1.log" py="$BENCH/.venv/bin/python"
   SERVER_PORT=$(free_port)
@@ -32,6 +33,11 @@ start_server() {
     nginx)
       sed -e "s|@PORT@|$SERVER_PORT|" -e "s|@DIR@|$WORK|" "$BENCH/peers/nginx.conf.in" >"$WORK/nginx.conf"
       taskset -c 0 nginx -c "$WORK/nginx.conf" -p "$WORK" >"$log" 2>&1 &
+      ;;
+    redis)
+      taskset -c 0 redis-server --port "$SERVER_PORT" --bind 127.0.0.1 --protected-mode yes --daemonize no \
+        --dir "${REDIS_DIR:-$WORK}" --appendonly yes --appendfsync "${REDIS_FSYNC:-always}" --save '' \
+        --logfile '' >"$log" 2>&1 &
       ;;
     socketify | asyncio | websockets | picows)
       local file=${name}_peer.py

@@ -6,6 +6,11 @@ maximum() { sort -g | tail -1; }
 # ratio A B: A/B with two decimals ("n/a" when either is missing or B is 0).
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a+0 > 0 && b+0 > 0) printf "%.2f", a/b; else printf "n/a"}'; }
 
+# cpu_cores TICKS SECONDS: cores used by TICKS clock ticks (1/100 s) of CPU time over SECONDS.
+cpu_cores() { awk -v t="$1" -v s="$2" 'BEGIN {if (s > 0) printf "%.2f", t / 100 / s; else printf "n/a"}'; }
+# cpu_us_per TICKS COUNT: µs of CPU time per item of COUNT.
+cpu_us_per() { awk -v t="$1" -v n="$2" 'BEGIN {if (n > 0) printf "%.1f", t * 10000 / n; else printf "n/a"}'; }
+
 # field KEY LINE: the value of KEY=value in a wsfanout RESULT line.
 field() { sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 
@@ -21,9 +26,10 @@ busy_cores() {
     printf "%.2f", n * busy / (busy + idle)}'
 }
 
-# wait_for_quiet: waits (at most 60 s) until other work uses under 0.25 cores; prints the busy cores it measured last.
+# wait_for_quiet: waits (at most QUIET_MAX_SECONDS, default 60 s) until other work uses under 0.25 cores; prints the
+# busy cores it measured last.
 wait_for_quiet() {
-  local deadline=$((SECONDS + 60)) busy
+  local deadline=$((SECONDS + ${QUIET_MAX_SECONDS:-60})) busy
   while busy=$(busy_cores); awk -v b="$busy" 'BEGIN {exit !(b >= 0.25)}'; do
     ((SECONDS > deadline)) && break
   done

@@ -6,7 +6,7 @@ extension Store {
     /// tasks, so the store is not idle while they wait. An open throttle window without a trailing
     /// effect does not count.
     public var isIdle: Bool {
-        tasks.isEmpty && !hasTrailingThrottle && mailbox.isEmpty && journaling?.writingBatch == nil
+        tasks.isEmpty && !hasTrailingThrottle && mailbox.isEmpty && journaling?.writing.isEmpty != false
     }
 
     /// Suspends until the store is idle (see ``isIdle``); returns at once if it is.

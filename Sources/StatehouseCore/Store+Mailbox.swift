@@ -73,7 +73,7 @@ extension Store {
     ///
     /// Never suspends: isolated code (an effect's hop to the actor) can run between slices, never inside one.
     func drain() {
-        if journaling?.writingBatch != nil { return }  // a gated store waits for its batch; batchWritten() drains again
+        if waitsForWrites { return }  // a gated store waits for a batch's write; batchWritten() drains again
         openBatchIfNeeded()
         var handled = 0
         let budget: Duration? = if case .bound(let executor) = home { executor.drainSliceBudget } else { nil }

@@ -81,6 +81,31 @@ final class Note: Sendable {
         #expect(await store.snapshot.state.count == 1)
     }
 
+    @Test func theNextBatchIsReducedWhileOneIsWrittenAndUndoneWithIt() async {
+        let held = HeldJournal<Tally.Action, Tally.State>()
+        let store = Store(reducer: Tally(), state: .init(), journal: held.journal())
+        let seen = Recorder<UInt64>()
+        _ = await store.observe { seen.append($0.version) }
+        let failed = Recorder<String>()
+        store.enqueue(.increment, handledOrDropped: { _ in failed.append("reply 1") }, notWritten: { _ in failed.append("1") })
+        #expect(await eventually { held.pendingCount == 1 })
+        store.enqueue(.increment, handledOrDropped: { _ in failed.append("reply 2") }, notWritten: { _ in failed.append("2") })
+        // Reduced on top of the first while it is written: two writes in flight, a third waits.
+        #expect(await eventually { held.pendingCount == 2 })
+        store.enqueue(.increment, handledOrDropped: { _ in failed.append("reply 3") }, notWritten: { _ in failed.append("3") })
+        #expect(held.records.map { $0.changes.map(\.version) } == [[1], [2]])
+        held.finish(TestError(description: "disk full"))
+        #expect(await eventually { failed.values.count == 2 })
+        #expect(failed.values == ["1", "2"])  // both undone, in order
+        held.finish()  // the second's late success is ignored: it was undone with the first
+        #expect(await eventually { held.pendingCount == 1 })
+        #expect(held.records.last?.changes.map(\.version) == [1])  // the third starts again from version 0
+        held.finish()
+        #expect(await eventually { failed.values == ["1", "2", "reply 3"] })
+        #expect(seen.values == [1])
+        #expect(await store.snapshot.version == 1)
+    }
+
     @Test func notesTravelWithTheirActionsAndNoOpsAreNotChanges() async {
         let held = HeldJournal<Tally.Action, Tally.State>()
         let store = Store(reducer: Tally(), state: .init(), journal: held.journal())

@@ -194,7 +194,9 @@ final class StoreDatabase: Sendable {
     {
         do {
             let statement = try connection.prepare("""
-                SELECT s.id, count(j.version), coalesce(sum(length(CAST(j.action AS BLOB))), 0)
+                SELECT s.id, count(j.version), coalesce(sum(length(CAST(j.action AS BLOB))), 0),
+                    max(coalesce((SELECT max(version) FROM journal WHERE store_id = s.id), 0),
+                        coalesce((SELECT max(version) FROM snapshots WHERE store_id = s.id), 0))
                 FROM stores s LEFT JOIN journal j ON j.store_id = s.id
                     AND j.version > (SELECT coalesce(max(version), -1) FROM snapshots WHERE store_id = s.id)
                 GROUP BY s.id
@@ -202,8 +204,9 @@ final class StoreDatabase: Sendable {
             defer { statement.reset() }
             var counters: [Int64: SnapshotCounter] = [:]
             while try statement.step() {
-                counters[statement.int64(0)] = SnapshotCounter(rows: Int(statement.int64(1)),
-                                                               bytes: Int(statement.int64(2)))
+                counters[statement.int64(0)] = SnapshotCounter(
+                    rows: Int(statement.int64(1)), bytes: Int(statement.int64(2)),
+                    newest: UInt64(bitPattern: statement.int64(3)))
             }
             return counters
         } catch {

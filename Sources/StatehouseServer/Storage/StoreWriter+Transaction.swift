@@ -62,6 +62,7 @@ extension StoreWriter {
                 return
             }
             pending.createdID = try insertStore(store, nowMs: nowMs)
+            counters[pending.createdID] = SnapshotCounter()  // an id SQLite reuses starts afresh
         case .deleteStore(let id, _):
             try sql("delete store \(id)") { () throws(SQLiteError) in
                 for table in ["journal", "snapshots", "idempotency"] {
@@ -74,10 +75,11 @@ extension StoreWriter {
                 try delete.run()
             }
             counters[id] = nil
+            counters[id] = nil
         case .append(let batch, _):
             let encoded = pending.encoded ?? batch.encode()
             pending.encoded = encoded
-            try append(encoded, storeID: batch.storeID, nowMs: nowMs)
+            pending.refusal = try append(encoded, storeID: batch.storeID, nowMs: nowMs)
         }
     }
 
@@ -111,8 +113,21 @@ extension StoreWriter {
         return id
     }
 
-    private func append(_ encoded: EncodedBatch, storeID: Int64, nowMs: Int64) throws(StorageError) {
+    /// Writes one batch; returns (without writing anything) the refusal of a batch that does not continue the store's
+    /// journal: a store may write its next batch while one is being committed, and if that one failed, this one,
+    /// reduced on top of it, fails too (alone: the other requests of the transaction are not failed for it), so the
+    /// journal never has a gap.
+    private func append(_ encoded: EncodedBatch, storeID: Int64, nowMs: Int64) throws(StorageError) -> StorageError? {
         var counter = counters[storeID] ?? SnapshotCounter()
+        let from = encoded.rows.first?.version ?? encoded.newestVersion
+        let follows = encoded.rows.isEmpty ? from == counter.newest : from == counter.newest + 1
+        guard follows, encoded.newestVersion == counter.newest + UInt64(encoded.rows.count) else {
+            return StorageError(
+                path: path, operation: "write journal of store \(storeID)",
+                message: "the batch (versions up to \(encoded.newestVersion)) does not continue the journal (at version \(counter.newest)): "
+                    + "the batch before it failed")
+        }
+        counter.newest = encoded.newestVersion
         try sql("write journal of store \(storeID)") { () throws(SQLiteError) in
             let insert = try connection.prepare(
                 "INSERT INTO journal(store_id, version, origin, action, time_ms) VALUES (?1, ?2, ?3, ?4, ?5)")
@@ -148,10 +163,11 @@ extension StoreWriter {
         if encoded.forceSnapshot || (due && counter.rows > 0) {
             try insertSnapshot(storeID: storeID, version: encoded.newestVersion, state: encoded.snapshotState(),
                                nowMs: nowMs)
-            counter = SnapshotCounter()
+            counter = SnapshotCounter(newest: encoded.newestVersion)
             try compact(storeID: storeID, newestVersion: encoded.newestVersion)
         }
         counters[storeID] = counter
+        return nil
     }
 
     private func insertSnapshot(storeID: Int64, version: UInt64, state: [UInt8], nowMs: Int64) throws(StorageError) {

@@ -40,4 +40,6 @@ struct PendingWrite {
 struct SnapshotCounter {
     var rows = 0
     var bytes = 0
+    /// The store's newest version written (journal or snapshot): each batch must continue from it.
+    var newest: UInt64 = 0
 }

@@ -91,7 +91,10 @@ extension HTTPSession {
                 for row in rows { JournalRendering.line(row, into: &body) }
                 return HTTPResponse(status: 200, fields: [HTTPField(name: "Content-Type", value: "application/x-ndjson")], body: body)
             } catch {
-                return Responses.error(.notWritten(error))
+                return Responses.error(APIError(
+                    status: 503, code: "storage_failed",
+                    message: "The journal could not be read (\(error)); retry later.",
+                    fields: [.init(name: "Retry-After", value: "1")]))
             }
         }
     }

@@ -20,7 +20,7 @@ struct ReadRequest {
         if let text = query["at"] {
             guard let version = UInt64(text) else { throw StreamRequest.invalid("at must be an unsigned integer (a version).") }
             guard query.unknown(["at"]).isEmpty else {
-                throw StreamRequest.invalid("at reads one past version and takes no other parameter.")
+                throw StreamRequest.invalid("at= reads one version and takes no other parameter.")
             }
             at = version
             return

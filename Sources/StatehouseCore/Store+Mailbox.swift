@@ -143,7 +143,7 @@ extension Store {
             if journaling != nil { journalChange(.action(action, fromEffect: envelope.fromEffect)) }
             publish(snapshot)
         }
-        if let journal = envelope.journal, let note = journal.note { journalNote(note) }
+        if let note = envelope.note { journalNote(note) }
         report(action, envelope, dropped: false)
         currentGroup = ownGroup ?? envelope.group ?? envelope.origin.flatMap { runs[$0]?.group }
         start(effect, parent: nil)

@@ -337,7 +337,7 @@ import Testing
         defer { files.remove() }
         let database = try StoreDatabase.open(files.configuration(.commit))
         let id = try files.createStore(database, name: "counter")
-        let nowMs = StoreWriter.nowMs()
+        let nowMs = StorageClock.nowMs
         let live = StoredKey(key: "live", fingerprint: .max, version: 1, state: StorageFiles.state(1),
                              expiresMs: nowMs + 60_000)
         let expired = StoredKey(key: "expired", fingerprint: 7, version: 1, state: StorageFiles.state(1),

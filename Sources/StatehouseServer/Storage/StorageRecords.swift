@@ -1,3 +1,10 @@
+import Foundation
+
+/// The clock of everything the database stores (journal times, key expiries): milliseconds since the Unix epoch.
+enum StorageClock {
+    static var nowMs: Int64 { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) }
+}
+
 /// Where a journaled change came from.
 enum JournalOrigin: Int, Sendable {
     /// An action a client sent (HTTP `POST`, WebSocket `dispatch`).

@@ -48,9 +48,6 @@ final class StoreDurability: Sendable {
 
     /// How long an idempotency key's outcome is kept.
     var keyTtl: Duration { .seconds(configuration.keyTtlSeconds) }
-
-    /// Milliseconds since 1970 (the journal's clock).
-    static var nowMs: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 }
 
 /// Where a durable store is written: its database and its row there. Kept by the store for its life (one reference).

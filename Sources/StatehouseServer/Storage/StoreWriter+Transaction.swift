@@ -9,7 +9,7 @@ extension StoreWriter {
         let savedSweep = lastKeySweepMs
         do throws(StorageError) {
             try sql("BEGIN") { () throws(SQLiteError) in try connection.execute("BEGIN IMMEDIATE") }
-            let nowMs = StoreWriter.nowMs()
+            let nowMs = StorageClock.nowMs
             for index in batch.indices { try apply(&batch[index], nowMs: nowMs) }
             if nowMs - lastKeySweepMs >= 1_000 {
                 try sql("delete expired keys") { () throws(SQLiteError) in
@@ -39,9 +39,6 @@ extension StoreWriter {
             return error
         }
     }
-
-    /// Milliseconds since the Unix epoch.
-    static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) }
 
     /// Runs SQLite calls as `operation`, wrapping their error.
     func sql<T>(_ operation: String, _ body: () throws(SQLiteError) -> T) throws(StorageError) -> T {

@@ -39,7 +39,7 @@ final class HostedStoreBox: HostedStore, Sendable {
         self.persistence = persistence
         self.operations = operations
         // A durable store's keys outlive restarts: the ones read back are answered as before.
-        if !keys.isEmpty { idempotency.restore(keys, nowMs: StoreDurability.nowMs) }
+        if !keys.isEmpty { idempotency.restore(keys, nowMs: StorageClock.nowMs) }
     }
 
     /// Made on the first keyed action (any loop may ask first), so a store that never sees an idempotency key

@@ -28,7 +28,7 @@ extension ReducerCatalog {
             }
             do {
                 let recovery = try database.recovery(storeID: stored.id, historySize: historySize)
-                let keys = try database.keys(storeID: stored.id, nowMs: StoreDurability.nowMs)
+                let keys = try database.keys(storeID: stored.id, nowMs: StorageClock.nowMs)
                 return (
                     StorePersistence(durability: durability, storeID: stored.id, epoch: stored.epoch),
                     StoreRecovery(base: recovery.base, rows: recovery.rows, keys: keys))

@@ -29,7 +29,7 @@ extension TypedStore {
 
     /// The rows, keys and snapshot of one batch, as JSON.
     static func encoded(_ record: JournalRecord<R.Action, R.State>) -> EncodedBatch {
-        let now = StoreDurability.nowMs
+        let now = StorageClock.nowMs
         let encoder = JSONBytesEncoder()
         let rows = record.changes.map { change -> JournalRow in
             switch change.cause {

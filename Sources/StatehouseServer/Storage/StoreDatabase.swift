@@ -175,7 +175,7 @@ final class StoreDatabase: Sendable {
         let marker = runningMarker(configuration.path)
         if FileManager.default.fileExists(atPath: marker), configuration.sync != .commit {
             do {
-                try connection.execute("UPDATE stores SET epoch = lower(hex(randomblob(8)))")
+                try StoreSchema.renewEpochs(connection)
             } catch {
                 throw StorageError(path: configuration.path, operation: "renew the epochs after an unclean stop", sqlite: error)
             }

@@ -1,3 +1,5 @@
+import SQLite
+
 /// The database's tables, version 1 (`PRAGMA user_version`). JSON is stored as TEXT so `sqlite3 db 'select action
 /// from journal'` reads it; versions and times are INTEGER (times in milliseconds since the Unix epoch).
 enum StoreSchema {
@@ -48,4 +50,10 @@ enum StoreSchema {
             PRIMARY KEY(store_id, key)
         );
         """
+
+    /// Gives every store a new random epoch (16 hex digits): after an unclean stop in `interval`/`off` mode, and in a
+    /// backup copy, where the versions a client holds may since name other states.
+    static func renewEpochs(_ connection: Connection) throws(SQLiteError) {
+        try connection.execute("UPDATE stores SET epoch = lower(hex(randomblob(8)))")
+    }
 }

@@ -69,7 +69,7 @@ public enum StorageTools {
             try database.backup(to: destination)
             let copy = try Connection(path: destination, readOnly: false)
             defer { copy.close() }
-            try copy.execute("UPDATE stores SET epoch = lower(hex(randomblob(8)))")
+            try StoreSchema.renewEpochs(copy)
         } catch {
             try? FileManager.default.removeItem(atPath: destination)
             throw Failure(description: "\(error)")

@@ -118,12 +118,13 @@ extension TypedStore {
             throw RecoveryError(store: stored.name, version: 0, problem: "no snapshot is kept")
         }
         let byVersion = Dictionary(snapshots.map { ($0.version, $0.state) }, uniquingKeysWith: { first, _ in first })
+        let through = target ?? .max
         var rows: [JournalRow] = []
         var since = base.version
-        while true {
+        while true {  // the journal in pages of 10,000 rows, up to `through`
             let page = try database.log(storeID: stored.id, since: since, limit: 10_000)
-            rows += page.prefix { target == nil || $0.version <= target! }
-            guard let last = page.last, page.count == 10_000, target == nil || last.version < target! else { break }
+            rows += page.prefix { $0.version <= through }
+            guard let last = page.last, page.count == 10_000, last.version < through else { break }
             since = last.version
         }
         var verified = 0

@@ -34,16 +34,14 @@ public enum StorageTools {
     ) throws(Failure) -> ReplayReport {
         let database = try openDatabase(configuration)
         defer { database.close() }
-        let stored: StoredStore
+        let found: StoredStore?
         do {
-            guard let found = try database.stores().first(where: { $0.name == name }) else {
-                throw Failure(description: "\(database.configuration.path) holds no store named \(name)")
-            }
-            stored = found
-        } catch let failure as Failure {
-            throw failure
+            found = try database.stores().first { $0.name == name }
         } catch {
             throw Failure(description: "\(error)")
+        }
+        guard let stored = found else {
+            throw Failure(description: "\(database.configuration.path) holds no store named \(name)")
         }
         guard let replayer = catalog.replayers[stored.reducer] else {
             throw Failure(description: "store \(name) uses reducer \(stored.reducer), which this binary does not have")

@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 @testable import StatehouseServer
 import Testing
 
@@ -330,6 +331,41 @@ import Testing
         #expect(rows.count >= Int(before))
         #expect(rows == Array(1...UInt64(rows.count)), "a contiguous prefix")
         #expect(try restored.stores().map(\.name) == ["counter"])
+    }
+
+    @Test func keysBeyondTheCapAreDeletedOldestFirst() throws {
+        let files = try StorageFiles()
+        defer { files.remove() }
+        let database = try StoreDatabase.open(files.configuration(.commit))
+        defer { database.close() }
+        let id = try files.createStore(database, name: "counter")
+        let other = try files.createStore(database, name: "other")
+        let cap = StoreWriter.keysPerStore
+        let nowMs = StorageClock.nowMs
+        let keys = (0..<cap + 50).map { index in
+            StoredKey(key: "k\(index)", fingerprint: 1, version: 1, state: StorageFiles.state(1),
+                      expiresMs: nowMs + 60_000 + Int64(index))
+        }
+        #expect(files.append(database, storeID: id, versions: 1...1, keys: keys) == nil)
+        #expect(files.append(database, storeID: other, versions: 1...1, keys: Array(keys.prefix(10))) == nil)
+        // The sweep runs in a transaction at most once a second: write until one has run (or 5 s pass).
+        let reader = try Connection(path: files.path, readOnly: true)
+        defer { reader.close() }
+        func stored(_ storeID: Int64) throws -> Int64 {
+            let count = try reader.prepare("SELECT count(*) FROM idempotency WHERE store_id = ?1")
+            defer { count.reset() }
+            try count.bind(1, storeID)
+            _ = try count.step()
+            return count.int64(0)
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try stored(id) > cap, ContinuousClock.now < deadline {
+            #expect(files.append(database, storeID: id, versions: nil) == nil)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(try stored(id) == Int64(cap))
+        #expect(try stored(other) == 10)
+        #expect(try database.keys(storeID: id, nowMs: nowMs).first?.key == "k50")  // the 50 oldest went
     }
 
     @Test func expiredKeysAreGoneAndLiveKeysSurviveAReopen() throws {

@@ -5,8 +5,7 @@ extension StoreWriter {
     /// Runs `batch` as one transaction; nil when it committed. On failure everything is rolled back, the snapshot
     /// counters included, and the error is returned.
     func transact(_ batch: inout [PendingWrite]) -> StorageError? {
-        let savedCounters = counters
-        let savedSweep = lastKeySweepMs
+        let (savedCounters, savedSweep, savedKeyed) = (counters, lastKeySweepMs, keyedSinceSweep)
         do throws(StorageError) {
             try sql("BEGIN") { () throws(SQLiteError) in try connection.execute("BEGIN IMMEDIATE") }
             let nowMs = StorageClock.nowMs
@@ -17,25 +16,26 @@ extension StoreWriter {
                     try delete.bind(1, nowMs)
                     try delete.run()
                     // At most keysPerStore per store, the newest kept (as the server's memory keeps them): the table
-                    // stays bounded however many keys arrive within their time to live.
+                    // stays bounded however many keys arrive within their time to live. Only stores that were given
+                    // keys since the last sweep can be over, so only their keys are looked at.
                     let over = try connection.prepare("""
-                        DELETE FROM idempotency WHERE rowid IN (
-                            SELECT rowid FROM (
-                                SELECT rowid, row_number() OVER (PARTITION BY store_id ORDER BY expires_ms DESC) AS rank
-                                FROM idempotency)
-                            WHERE rank > ?1)
+                        DELETE FROM idempotency WHERE store_id = ?1 AND rowid IN (
+                            SELECT rowid FROM idempotency WHERE store_id = ?1 ORDER BY expires_ms DESC LIMIT -1 OFFSET ?2)
                         """)
-                    try over.bind(1, Int64(StoreWriter.keysPerStore))
-                    try over.run()
+                    for storeID in keyedSinceSweep {
+                        try over.bind(1, storeID)
+                        try over.bind(2, Int64(StoreWriter.keysPerStore))
+                        try over.run()
+                    }
                 }
                 lastKeySweepMs = nowMs
+                keyedSinceSweep = []
             }
             try sql("COMMIT") { () throws(SQLiteError) in try connection.execute("COMMIT") }
             return nil
         } catch {
             if connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
-            counters = savedCounters
-            lastKeySweepMs = savedSweep
+            (counters, lastKeySweepMs, keyedSinceSweep) = (savedCounters, savedSweep, savedKeyed)
             return error
         }
     }
@@ -140,6 +140,7 @@ extension StoreWriter {
             }
         }
         if !encoded.keys.isEmpty {
+            keyedSinceSweep.insert(storeID)
             try sql("write idempotency keys of store \(storeID)") { () throws(SQLiteError) in
                 let upsert = try connection.prepare("""
                     INSERT OR REPLACE INTO idempotency(store_id, key, fingerprint, version, state, expires_ms)

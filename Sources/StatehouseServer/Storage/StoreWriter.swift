@@ -43,6 +43,8 @@ final class StoreWriter: @unchecked Sendable {
     let connection: Connection
     var counters: [Int64: SnapshotCounter]
     var lastKeySweepMs: Int64 = 0
+    /// Stores given idempotency keys since the last sweep (the only ones that can be over `keysPerStore`).
+    var keyedSinceSweep: Set<Int64> = []
     private var carried: [PendingWrite] = []
     private var failure: StorageError?
 

@@ -92,11 +92,13 @@ extension Store {
         journaling?.openBatch?.record.noted.append(.init(note: note, snapshot: snapshot))
     }
 
-    /// Whether the open batch, and every batch being written, must be written before `envelope` is handled: a stop
-    /// comes after every write of the store.
-    static func endsBatchBefore(_ envelope: Envelope, _ journaling: Journaling) -> Bool {
-        guard case .stop = envelope.payload else { return false }
-        return journaling.openBatch?.record.isEmpty == false || !journaling.writing.isEmpty
+    /// Whether the open batch, and every batch being written, must be written before the next envelope is handled:
+    /// a stop comes after every write of the store.
+    var mustWriteBeforeNext: Bool {
+        guard let journaling, journaling.openBatch?.record.isEmpty == false || !journaling.writing.isEmpty else {
+            return false
+        }
+        return stopIsNext
     }
 
     /// Ends the open batch: writes it (when it has something to write). Returns true when the drain must stop and

@@ -90,7 +90,7 @@ extension Store {
                 }
             }
             let envelope = backlog[backlogStart]
-            if let journaling, Self.endsBatchBefore(envelope, journaling) { break }
+            if mustWriteBeforeNext { break }
             backlogStart += 1
             process(envelope)
             handled += 1

@@ -56,6 +56,11 @@ extension ServerTests {
                     #expect(try Self.post(client, "counter", #"{"type":"increment"}"#, key: "k\(index)").status == 200)
                 }
                 #expect(try client.request("PUT", "/stores/made", body: #"{"reducer":"TodoList"}"#).status == 201)
+                // A durable PUT checks the declaration before writing anything.
+                let unknown = try client.request("PUT", "/stores/nope", body: #"{"reducer":"Nope"}"#)
+                #expect((try unknown.json()["error"] as? [String: Any])?["code"] as? String == "unknown_reducer")
+                let invalid = try client.request("PUT", "/stores/nope", body: #"{"reducer":"Counter","state":{"count":"x"}}"#)
+                #expect((try invalid.json()["error"] as? [String: Any])?["code"] as? String == "invalid_state")
                 #expect(try Self.post(client, "made", #"{"type":"add","payload":{"text":"milk"}}"#).status == 200)
                 let read = try client.request("GET", "/stores/counter")
                 let tag = try #require(read.field("ETag"))
@@ -91,6 +96,7 @@ extension ServerTests {
                 let client = try TestHTTPClient(port: server.port)
                 defer { client.close() }
                 #expect(try client.request("GET", "/stores/made").status == 404)  // the DELETE was written
+                #expect(try client.request("GET", "/stores/nope").status == 404)  // refused PUTs left nothing
                 #expect(try client.request("GET", "/stores/counter").json()["version"] as? Int == 4)
             }
         }

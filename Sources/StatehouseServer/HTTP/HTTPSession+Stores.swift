@@ -24,43 +24,38 @@ extension HTTPSession {
         guard context.stores.count < context.limits.maxStores else {
             return send(error: Self.tooManyStores(context.limits.maxStores), keepAlive: request.keepAlive, headOnly: false)
         }
-        let store: any HostedStore
-        do {
-            store = try context.catalog.build(declaration, historySize: context.streams.historySize, executor: context.storeExecutor)
-        } catch {
-            let problem: APIError
-            switch error {
-            case .unknownReducer:
-                problem = APIError(
-                    status: 400, code: "unknown_reducer",
-                    message: "No reducer is named \(JSONText.quoted(declaration.reducer)); known: \(context.catalog.names.joined(separator: ", ")).")
-            case .invalidState(let detail):
-                problem = APIError(
-                    status: 400, code: "invalid_state", message: "The state is not a valid \(declaration.reducer) state (\(detail)).")
-            case .unrecoverable(let detail):  // not for a new store; kept exhaustive
-                problem = APIError(status: 500, code: "internal_error", message: "\(detail)")
+        guard let durability = context.durability else {
+            let store: any HostedStore
+            do {
+                store = try context.catalog.build(declaration, historySize: context.streams.historySize, executor: context.storeExecutor)
+            } catch {
+                return send(error: buildProblem(error, declaration), keepAlive: request.keepAlive, headOnly: false)
             }
-            return send(error: problem, keepAlive: request.keepAlive, headOnly: false)
+            state = .busy
+            return host(store, declaration, request)
         }
-        state = .busy
-        guard let durability = context.durability else { return host(store, declaration, request) }
         if let failure = durability.failure {  // interval/off: writing fails; nothing new is queued behind it
-            state = .idle
             return send(error: .storageUnavailable(failure), keepAlive: request.keepAlive, headOnly: false)
         }
         if durability.unservedNames.withLock({ $0.contains(name) }) {
-            state = .idle
             return send(error: APIError(
                 status: 409, code: "store_exists",
                 message: "The database holds data of a store \(JSONText.quoted(name)) this server does not serve (\"durable\": false, or no longer configured); pick another name."),
                 keepAlive: request.keepAlive, headOnly: false)
         }
+        let state0: [UInt8]
+        do {
+            state0 = try context.catalog.initialJSON(declaration)
+        } catch {
+            return send(error: buildProblem(error, declaration), keepAlive: request.keepAlive, headOnly: false)
+        }
         // Durable: the store's row (and its version-0 snapshot) is committed before it serves or is announced.
+        state = .busy
         let epoch = StoreHistory.newEpoch()
         let loop = context.loop
         durability.database.createStore(
             name: name, reducer: declaration.reducer, initialState: declaration.initialState, epoch: epoch, createdBy: .put,
-            state0: store.read().state
+            state0: state0
         ) { result in
             loop.execute { [self] in
                 switch result {
@@ -79,13 +74,35 @@ extension HTTPSession {
                     processNext()
                 case .success(let id):
                     let persistence = StorePersistence(durability: durability, storeID: id, epoch: epoch)
-                    guard let durable = try? context.catalog.build(
-                        declaration, historySize: context.streams.historySize, executor: context.storeExecutor,
-                        persistence: persistence)
-                    else { return }  // built once already: cannot fail
+                    let durable: any HostedStore
+                    do throws(ReducerCatalog.BuildFailure) {
+                        durable = try context.catalog.build(
+                            declaration, historySize: context.streams.historySize, executor: context.storeExecutor,
+                            persistence: persistence)
+                    } catch {
+                        // Not expected (initialJSON read the same state); never left waiting, and no orphan row.
+                        durability.database.deleteStore(id: id) { _ in }
+                        guard state == .busy else { return }
+                        send(error: buildProblem(error, declaration), keepAlive: request.keepAlive, headOnly: false)
+                        return processNext()
+                    }
                     host(durable, declaration, request)
                 }
             }
+        }
+    }
+
+    /// The 400 (or, never for a new store, 500) answer to a store that cannot be built from `declaration`.
+    private func buildProblem(_ error: ReducerCatalog.BuildFailure, _ declaration: ServerConfiguration.StoreDeclaration) -> APIError {
+        switch error {
+        case .unknownReducer:
+            APIError(
+                status: 400, code: "unknown_reducer",
+                message: "No reducer is named \(JSONText.quoted(declaration.reducer)); known: \(context.catalog.names.joined(separator: ", ")).")
+        case .invalidState(let detail):
+            APIError(status: 400, code: "invalid_state", message: "The state is not a valid \(declaration.reducer) state (\(detail)).")
+        case .unrecoverable(let detail):  // only at recovery; kept exhaustive
+            APIError(status: 500, code: "internal_error", message: "\(detail)")
         }
     }
 

@@ -39,7 +39,7 @@ extension ReducerCatalog {
         // A store the database does not know yet: its row and its version-0 snapshot, written before it serves.
         let initial: [UInt8]
         do {
-            initial = try build(declaration, historySize: 1, executor: nil).read().state
+            initial = try initialJSON(declaration)
         } catch {
             // The same build fails again with its precise message in makeStores.
             return (StorePersistence(durability: durability, storeID: 0, epoch: ""), nil)

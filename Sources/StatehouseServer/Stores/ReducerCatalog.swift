@@ -9,6 +9,8 @@ public struct ReducerCatalog: Sendable {
     ) throws -> any HostedStore
 
     private var factories: [String: Factory] = [:]
+    /// The initial state JSON a declaration gives a new store (its `state`, or the reducer's own), by reducer name.
+    private var initialStates: [String: @Sendable (_ declaration: ServerConfiguration.StoreDeclaration) throws -> [UInt8]] = [:]
     /// Replays a store's journal through the reducer (`statehouse replay`), by reducer name.
     private(set) var replayers: [String: Replayer] = [:]
 
@@ -17,11 +19,13 @@ public struct ReducerCatalog: Sendable {
     /// Registers `type` under `name` (default: the type's own name).
     public mutating func register<R: ServableReducer>(_ type: R.Type, as name: String? = nil) {
         let reducerName = name ?? String(describing: type)
+        @Sendable func initialState(_ declaration: ServerConfiguration.StoreDeclaration) throws -> R.State {
+            guard let json = declaration.initialState else { return R.initialState }
+            return try JSONDecoder().decode(R.State.self, from: Data(json))
+        }
+        initialStates[reducerName] = { declaration in TypedStore<R>.encode(try initialState(declaration)) }
         factories[reducerName] = { declaration, historySize, executor, persistence, recovery in
-            var state = R.initialState
-            if let json = declaration.initialState {
-                state = try JSONDecoder().decode(R.State.self, from: Data(json))
-            }
+            let state = try initialState(declaration)
             return try TypedStore<R>.hosted(
                 name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor,
                 persistence: persistence, recovery: recovery)
@@ -134,6 +138,18 @@ public struct ReducerCatalog: Sendable {
             return try factory(declaration, historySize, executor, persistence, recovery)
         } catch let error as RecoveryError {
             throw .unrecoverable(error)
+        } catch {
+            throw .invalidState(Self.describe(error))
+        }
+    }
+
+    /// The state JSON of version 0 of a new store of `declaration` (what its database row starts from), without
+    /// building the store.
+    /// - Throws: ``BuildFailure`` as ``build(_:historySize:executor:persistence:recovery:)`` would.
+    func initialJSON(_ declaration: ServerConfiguration.StoreDeclaration) throws(BuildFailure) -> [UInt8] {
+        guard let initial = initialStates[declaration.reducer] else { throw .unknownReducer }
+        do {
+            return try initial(declaration)
         } catch {
             throw .invalidState(Self.describe(error))
         }

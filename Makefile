@@ -28,9 +28,11 @@ $(PYTHON_STAMP): Tests/Python/requirements.txt
 	@touch $@
 
 # Unit and integration tests (Swift Testing; XCTest is unused), then a plain "N passed, M failed" line.
+# SWIFTFLAGS adds build flags (.ci/run passes -Xswiftc -warnings-as-errors).
+SWIFTFLAGS ?=
 test: bootstrap venv
-	$(SWIFT) build --build-tests
-	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; status=$$?; \
+	$(SWIFT) build --build-tests $(SWIFTFLAGS)
+	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFTFLAGS) 2>&1 | tee .build/test-output.txt; status=$$?; \
 	  scripts/test-summary .build/test-output.txt; exit $$status
 
 # The attacks of docs/security.md replayed against the release server (Tests/Soak/soak.py), each bounded in count and

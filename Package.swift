@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "statehouse", targets: ["StatehouseCLI"]),
         .executable(name: "statehouse-echo", targets: ["StatehouseEcho"]),
         .executable(name: "statehouse-bench", targets: ["StatehouseBench"]),
+        .library(name: "Statehouse", targets: ["Statehouse"]),
         .library(name: "StatehouseCore", targets: ["StatehouseCore"]),
         .library(name: "StatehouseServer", targets: ["StatehouseServer"]),
         .library(name: "StatehouseTesting", targets: ["StatehouseTesting"]),
@@ -26,6 +27,9 @@ let package = Package(
 
         // The reducer runtime: stores, effects, observers. No networking.
         .target(name: "StatehouseCore", swiftSettings: strict),
+        // For reducer authors: ServableReducer and the JSON mapping of actions and states; re-exports StatehouseCore.
+        // No networking, so an app can share a reducer's types with the server without linking it.
+        .target(name: "Statehouse", dependencies: ["StatehouseCore", "JSON", "JSONCoding"], swiftSettings: strict),
         // Test support for reducers: a manual clock and an exhaustive TestStore.
         .target(name: "StatehouseTesting", dependencies: ["StatehouseCore"], swiftSettings: strict),
         // libuv event loop, TCP and the one thread-safe door into the loop.
@@ -35,19 +39,19 @@ let package = Package(
         // RFC 6455 framing, handshake and UTF-8 validation.
         .target(name: "WebSocket", dependencies: ["CCrypto"], swiftSettings: strict),
         // JSON values, RFC 6901 JSON Pointer and RFC 6902 JSON Patch (diff and apply). No dependencies.
-        .target(name: "JSONPatch", swiftSettings: strict),
+        .target(name: "JSON", swiftSettings: strict),
         // Codable over JSON without Foundation's JSONDecoder/JSONEncoder: decode from a JSONValue, encode to bytes.
-        .target(name: "JSONCoding", dependencies: ["JSONPatch"], swiftSettings: strict),
+        .target(name: "JSONCoding", dependencies: ["JSON"], swiftSettings: strict),
         // A thin wrapper over SQLite: connections, prepared statements, errors, the online backup API.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         // The HTTP/WebSocket API over named stores.
         .target(
             name: "StatehouseServer",
-            dependencies: ["StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSONPatch", "JSONCoding", "CCrypto", "SQLite"],
+            dependencies: ["Statehouse", "StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSON", "JSONCoding", "CCrypto", "SQLite"],
             swiftSettings: strict
         ),
         // Demo reducers shipped in the default executable.
-        .target(name: "DemoReducers", dependencies: ["StatehouseCore", "StatehouseServer"], swiftSettings: strict),
+        .target(name: "DemoReducers", dependencies: ["Statehouse"], swiftSettings: strict),
         .executableTarget(
             name: "StatehouseCLI",
             dependencies: ["StatehouseServer", "DemoReducers"],
@@ -73,9 +77,9 @@ let package = Package(
         ),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "StatehouseTestClients"], swiftSettings: strict),
-        .testTarget(name: "JSONPatchTests", dependencies: ["JSONPatch", "StatehouseTestClients"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(
-            name: "JSONCodingTests", dependencies: ["JSONCoding", "JSONPatch", "StatehouseTestClients"],
+            name: "JSONCodingTests", dependencies: ["JSONCoding", "JSON", "StatehouseTestClients"],
             swiftSettings: strict),
         .testTarget(
             name: "DemoReducersTests", dependencies: ["DemoReducers", "StatehouseTesting", "StatehouseCore"],
@@ -85,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "StatehouseServerTests",
             dependencies: [
-                "StatehouseServer", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop", "JSONPatch", "SQLite",
+                "StatehouseServer", "Statehouse", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop", "JSON", "SQLite",
             ],
             swiftSettings: strict
         ),

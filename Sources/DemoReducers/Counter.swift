@@ -1,5 +1,4 @@
-public import StatehouseCore
-public import StatehouseServer
+public import Statehouse
 
 /// A demo counter: `{"count":Int}`.
 ///

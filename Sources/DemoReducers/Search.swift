@@ -1,5 +1,4 @@
-public import StatehouseCore
-public import StatehouseServer
+public import Statehouse
 
 /// A demo search box: a debounced query effect and out-of-band events.
 ///

@@ -1,5 +1,4 @@
-public import StatehouseCore
-public import StatehouseServer
+public import Statehouse
 
 /// A benchmark reducer: `{"seq":Int,"t":Int,"pad":String}`.
 ///

@@ -1,5 +1,4 @@
-public import StatehouseCore
-public import StatehouseServer
+public import Statehouse
 
 /// A demo to-do list: `{"items":[{"id":Int,"text":String,"done":Bool}],"nextID":Int}`.
 public struct TodoList: ServableReducer {

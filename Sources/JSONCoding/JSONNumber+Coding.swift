@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// Number conversions with the semantics of swift-foundation's `JSONDecoder` (checked against it in the tests).
 extension JSONNumber {

@@ -1,4 +1,4 @@
-public import JSONPatch
+public import JSON
 
 /// Decodes `Decodable` types from a parsed `JSONValue`, with the behaviour of Foundation's `JSONDecoder` under
 /// its default strategies, but without re-parsing text or building dictionaries.

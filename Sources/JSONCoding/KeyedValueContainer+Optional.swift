@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// `decodeIfPresent` with a single key lookup (the protocol's defaults look the key up three times).
 extension KeyedValueContainer {

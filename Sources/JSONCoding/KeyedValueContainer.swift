@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// Keyed decoding over a `JSONObject`, looking keys up in the object directly (no dictionary is built).
 ///

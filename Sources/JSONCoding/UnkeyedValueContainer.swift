@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// Unkeyed decoding over a JSON array, element by element.
 ///

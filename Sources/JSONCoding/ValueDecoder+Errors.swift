@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// `DecodingError` construction with Foundation's error kinds; paths are materialized here, only on failure.
 extension ValueDecoder {

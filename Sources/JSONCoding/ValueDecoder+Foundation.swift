@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import JSONPatch
+import JSON
 
 /// Foundation types that `JSONDecoder` decodes with its default strategies rather than their own `Codable`:
 /// `Data` from a base64 string, `URL` from its absolute string, `Decimal` from a number's text. `Date` needs no

@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// Scalar conversions shared by all containers. `position` + `key` locate the value, for errors only.
 extension ValueDecoder {

@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// The decoder is its own single-value container: it reads `current`, the value of the innermost frame.
 extension ValueDecoder: SingleValueDecodingContainer {

@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// The `Decoder` that `JSONValueDecoder` hands to `init(from:)`: reads a parsed `JSONValue` tree in place.
 ///

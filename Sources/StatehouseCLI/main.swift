@@ -74,7 +74,7 @@ func runStorageTool(_ command: String, _ arguments: [String]) -> Never {
             exit(0)
         }
         guard let store else { fail("replay needs --store NAME; see statehouse --help", code: 2) }
-        let report = try StorageTools.replay(configuration: configuration, catalog: .demo, store: store, to: target, verify: verify)
+        let report = try StorageTools.replay(configuration: configuration, catalog: ReducerCatalog(registering: Demo.reducers), store: store, to: target, verify: verify)
         var line = Array("{\"store\":".utf8) + Array(String(reflecting: report.store).utf8)
         line += Array(",\"version\":\(report.version),\"state\":".utf8) + report.state + Array("}\n".utf8)
         FileHandle.standardOutput.write(Data(line))
@@ -141,7 +141,7 @@ if let port { configuration.port = port }
 
 let server: Server
 do {
-    server = try Server(configuration: configuration, catalog: .demo, configurationPath: configPath)
+    server = try Server(configuration: configuration, catalog: ReducerCatalog(registering: Demo.reducers), configurationPath: configPath)
 } catch let error as ConfigurationError {
     fail(error.description, code: 2)
 } catch {

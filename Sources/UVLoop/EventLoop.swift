@@ -116,6 +116,14 @@ public final class EventLoop: @unchecked Sendable {
         loopThread.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
     }
 
+    /// In debug builds, traps unless called on the loop thread; in release builds, does nothing. Every loop-confined
+    /// type calls it at its entry points (as swift-nio's `assertInEventLoop`), so the confinement that
+    /// `@exclusivity(unchecked)` and `@unchecked Sendable` rest on is checked by every debug test run.
+    @inlinable
+    public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(isInLoop, "must be called on the event loop thread", file: file, line: line)
+    }
+
     /// Traps unless called on the loop thread.
     public func preconditionInLoop(file: StaticString = #fileID, line: UInt = #line) {
         precondition(isInLoop, "must be called on the event loop thread", file: file, line: line)

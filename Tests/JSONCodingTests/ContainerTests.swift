@@ -1,6 +1,6 @@
 import Foundation
 import JSONCoding
-import JSONPatch
+import JSON
 import Testing
 
 /// Records the coding paths a decoder reports, to compare with Foundation.

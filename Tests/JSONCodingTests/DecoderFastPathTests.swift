@@ -1,6 +1,6 @@
 import Foundation
 import JSONCoding
-import JSONPatch
+import JSON
 import Testing
 import StatehouseTestClients
 

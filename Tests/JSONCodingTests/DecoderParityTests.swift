@@ -1,6 +1,6 @@
 import Foundation
 import JSONCoding
-import JSONPatch
+import JSON
 import Testing
 
 /// `JSONValueDecoder` must agree with Foundation's `JSONDecoder`: same value, or same error kind (and the same

@@ -1,6 +1,6 @@
 import Foundation
 import JSONCoding
-import JSONPatch
+import JSON
 import Testing
 
 /// Coding paths through several levels of nested containers (positions beyond the coder's own path stack),

@@ -1,6 +1,6 @@
 import Foundation
 import JSONCoding
-import JSONPatch
+import JSON
 
 /// Foundation's coders configured as `JSONBytesEncoder` promises to match.
 enum Oracle {

@@ -1,5 +1,5 @@
 import Foundation
-import JSONPatch
+import JSON
 
 /// A recursive Codable value covering every container shape the coders support.
 indirect enum Tree: Codable, Equatable {

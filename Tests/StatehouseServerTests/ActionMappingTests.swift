@@ -1,6 +1,7 @@
 import Foundation
-import JSONPatch
+import JSON
 import StatehouseCore
+@testable import Statehouse
 @testable import StatehouseServer
 import UVLoop
 import Testing

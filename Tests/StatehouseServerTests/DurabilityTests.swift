@@ -1,3 +1,4 @@
+import DemoReducers
 import Foundation
 import SQLite
 import StatehouseServer
@@ -33,7 +34,7 @@ extension ServerTests {
             var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, stores: [store])
             durable(directory)(&configuration)
             do {
-                let server = try Server(configuration: configuration, catalog: .demo)
+                let server = try Server(configuration: configuration, catalog: ReducerCatalog(registering: Demo.reducers))
                 server.shutdown()
                 return nil
             } catch {

@@ -21,14 +21,14 @@ struct EnvelopeTests {
 
     @Test func envelopesHaveTheProtocolsKeyOrder() {
         let reply = StateReply(version: 12, state: Array(#"{"count":3}"#.utf8))
-        #expect(String(decoding: Envelope.storeState(store: "c", reply), as: UTF8.self)
+        #expect(String(decoding: WireMessage.storeState(store: "c", reply), as: UTF8.self)
             == #"{"store":"c","version":12,"state":{"count":3}}"#)
-        #expect(String(decoding: Envelope.storeState(store: "c", reply, resumed: false), as: UTF8.self)
+        #expect(String(decoding: WireMessage.storeState(store: "c", reply, resumed: false), as: UTF8.self)
             == #"{"store":"c","version":12,"resumed":false,"state":{"count":3}}"#)
-        #expect(String(decoding: Envelope.ack(ref: "r\"1", version: 3), as: UTF8.self)
+        #expect(String(decoding: WireMessage.ack(ref: "r\"1", version: 3), as: UTF8.self)
             == #"{"type":"ack","ref":"r\"1","version":3}"#)
-        #expect(String(decoding: Envelope.ack(ref: nil, version: 0), as: UTF8.self) == #"{"type":"ack","version":0}"#)
-        let state = Envelope.state(store: "c", epoch: "ab", version: 2, path: nil, resumed: true, state: Array("1".utf8))
+        #expect(String(decoding: WireMessage.ack(ref: nil, version: 0), as: UTF8.self) == #"{"type":"ack","version":0}"#)
+        let state = WireMessage.state(store: "c", epoch: "ab", version: 2, path: nil, resumed: true, state: Array("1".utf8))
         #expect(String(decoding: state.bytes, as: UTF8.self)
             == #"{"type":"state","store":"c","epoch":"ab","version":2,"resumed":true,"state":1}"#)
     }

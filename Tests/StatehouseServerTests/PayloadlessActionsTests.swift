@@ -1,4 +1,5 @@
-import JSONPatch
+import JSON
+@testable import Statehouse
 @testable import StatehouseServer
 import Synchronization
 import Testing

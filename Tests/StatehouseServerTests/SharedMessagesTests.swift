@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 @testable import StatehouseServer
 import Testing
 import UVLoop

@@ -20,7 +20,7 @@ final class TestServer: @unchecked Sendable {
                 .init(name: "search", reducer: "Search"),
             ])
         configure(&configuration)
-        server = try Server(configuration: configuration, catalog: .demo)
+        server = try Server(configuration: configuration, catalog: ReducerCatalog(registering: Demo.reducers))
         port = UInt16(try server.start())
     }
 

@@ -1,5 +1,5 @@
 public import Foundation
-import JSONPatch
+import JSON
 
 /// A configuration file that cannot be used; `description` is one line naming the file, the place and the problem.
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {

@@ -117,11 +117,11 @@ final class PostAnswer: @unchecked Sendable {
         let replay = replayed ? [HTTPField(name: "Idempotent-Replayed", value: "true")] : []
         switch outcome {
         case .reduced(let reply):
-            session.finish(Responses.json(200, Envelope.storeState(store: storeName, reply), fields: replay), keepAlive: keepAlive)
+            session.finish(Responses.json(200, WireMessage.storeState(store: storeName, reply), fields: replay), keepAlive: keepAlive)
         case .timedOut(let reply):
             let timeout: Duration = if case .settled(let limit) = wait { limit } else { .zero }
             session.finish(
-                Responses.json(408, Envelope.settleTimeout(store: storeName, reply, timeout: timeout), fields: replay),
+                Responses.json(408, WireMessage.settleTimeout(store: storeName, reply, timeout: timeout), fields: replay),
                 keepAlive: keepAlive)
         case .failed(let error):
             session.finish(Responses.error(error), keepAlive: keepAlive)

@@ -23,7 +23,7 @@ extension HTTPSession {
         answerOffLoop(request, headOnly: headOnly) {
             do {
                 guard let json = try store.state(at: version) else { return Responses.error(Self.notRetained(store, version)) }
-                return Responses.json(200, Envelope.storeState(store: store.name, StateReply(version: version, state: json)))
+                return Responses.json(200, WireMessage.storeState(store: store.name, StateReply(version: version, state: json)))
             } catch {
                 return Responses.error(APIError(
                     status: 500, code: "replay_failed",

@@ -94,7 +94,7 @@ extension HTTPSession {
         let newest = store.fanout.newest
         let reply = StateReply(version: newest.version, state: newest.json)
         return Responses.json(
-            status, Envelope.withError(code: code, message: message, store: store.name, reply),
+            status, WireMessage.withError(code: code, message: message, store: store.name, reply),
             fields: [HTTPField(name: "ETag", value: newest.entityTag)] + fields)
     }
 
@@ -148,9 +148,9 @@ extension HTTPSession {
                 return HTTPResponse(
                     status: 200, fields: [HTTPField(name: "Content-Type", value: "application/json-patch+json"), tag], body: patch.ops)
             }
-            return Responses.json(200, Envelope.storeState(store: store.name, reply, resumed: false), fields: [tag])
+            return Responses.json(200, WireMessage.storeState(store: store.name, reply, resumed: false), fields: [tag])
         }
-        return Responses.json(200, Envelope.storeState(store: store.name, reply), fields: [tag])
+        return Responses.json(200, WireMessage.storeState(store: store.name, reply), fields: [tag])
     }
 
     /// `If-None-Match` (RFC 9110 §13.1.2): `*` or a list of entity tags, compared weakly.

@@ -42,7 +42,7 @@ extension HTTPSession {
             let loop = context.loop
             store.reset { [self] result in
                 let response = switch result {
-                case .success(let reply): Responses.json(200, Envelope.storeState(store: store.name, reply))
+                case .success(let reply): Responses.json(200, WireMessage.storeState(store: store.name, reply))
                 case .failure(let error): Responses.error(error)
                 }
                 loop.execute { [self] in finish(response, keepAlive: request.keepAlive, headOnly: false) }

@@ -1,5 +1,5 @@
 import HTTP1
-import JSONPatch
+import JSON
 
 /// Store lifecycle over HTTP: `PUT /stores/{name}` creates, `DELETE /stores/{name}` deletes.
 extension HTTPSession {
@@ -130,7 +130,7 @@ extension HTTPSession {
                 case .full:
                     send(error: Self.tooManyStores(context.limits.maxStores), keepAlive: request.keepAlive, headOnly: false)
                 case .added:
-                    send(Responses.json(201, Envelope.storeState(store: name, store.read()),
+                    send(Responses.json(201, WireMessage.storeState(store: name, store.read()),
                         fields: [HTTPField(name: "Location", value: "/stores/\(name)")]),
                         keepAlive: request.keepAlive, headOnly: false)
                 }
@@ -146,7 +146,7 @@ extension HTTPSession {
                 message: "\(JSONText.quoted(existing.name)) exists with reducer \(existing.reducerName); delete it first or pick another name."),
                 keepAlive: request.keepAlive, headOnly: false)
         }
-        send(Responses.json(200, Envelope.storeState(store: existing.name, existing.read())), keepAlive: request.keepAlive, headOnly: false)
+        send(Responses.json(200, WireMessage.storeState(store: existing.name, existing.read())), keepAlive: request.keepAlive, headOnly: false)
     }
 
     /// `DELETE /stores/{name}`: 204; the store's effects are cancelled and its subscribers get a final `deleted`.

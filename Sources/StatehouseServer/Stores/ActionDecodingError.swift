@@ -1,5 +1,6 @@
+import Statehouse
 import Foundation
-import JSONPatch
+import JSON
 
 /// Turns a failure to decode an action into an `invalid_json` or `invalid_action` ``APIError`` whose message says
 /// what was wrong and, where known, lists the store's action types.

@@ -1,4 +1,5 @@
-import JSONPatch
+import Statehouse
+import JSON
 
 /// Reads WebSocket client messages: `{"type":"action","ref":"r1","id":"k1","action":{FSA}}`, already parsed once by
 /// the session (JSONPatch's parser; no second parse, no Foundation).

@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 import StatehouseCore
 
 /// What the API needs from a store, whatever its reducer: JSON in, JSON out.

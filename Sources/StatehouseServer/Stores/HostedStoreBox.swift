@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// Hosts one store behind the type-erased ``HostedStore`` API: its name, stream and idempotency cache here, and its
 /// typed work (decode, submit, encode) in closures a ``TypedStore`` made.

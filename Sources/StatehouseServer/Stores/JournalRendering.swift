@@ -1,5 +1,6 @@
+import Statehouse
 import Foundation
-import JSONPatch
+import JSON
 
 /// Journal rows as `/log` shows them: one JSON object per line,
 /// `{"version":N,"origin":"external"|"effect","time":"2026-12-02T00:30:00.123Z","action":{FSA}}`, or for a reset

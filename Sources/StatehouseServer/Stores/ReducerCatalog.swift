@@ -1,3 +1,4 @@
+public import Statehouse
 import Foundation
 import StatehouseCore
 
@@ -15,6 +16,11 @@ public struct ReducerCatalog: Sendable {
     private(set) var replayers: [String: Replayer] = [:]
 
     public init() {}
+
+    /// A catalog of `types`, each under its own type name (`Counter.self` is named `Counter` in the configuration).
+    public init(registering types: [any ServableReducer.Type]) {
+        for type in types { register(type) }
+    }
 
     /// Registers `type` under `name` (default: the type's own name).
     public mutating func register<R: ServableReducer>(_ type: R.Type, as name: String? = nil) {

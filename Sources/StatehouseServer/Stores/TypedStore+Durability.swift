@@ -1,5 +1,5 @@
 import JSONCoding
-import JSONPatch
+import JSON
 import StatehouseCore
 
 /// A journal row or snapshot the store's reducer cannot read back: recovery stops (the server does not start).

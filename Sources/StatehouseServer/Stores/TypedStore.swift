@@ -1,5 +1,6 @@
+import Statehouse
 import JSONCoding
-import JSONPatch
+import JSON
 import StatehouseCore
 
 /// One `Store<R>` with the typed half of hosting it: actions decoded from JSON and bound to the store, states encoded

@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 extension StoreFanout {
     /// The message `channel` gets for the change to `version`, the newest (nil: nothing changed for it). Under the
@@ -16,7 +16,7 @@ extension StoreFanout {
                 let ops = JSONPatch.serialize(JSONPatch.diff(from: from, to: history.newest()))
                 return StreamMessage(
                     kind: .patch, version: version, base: version - 1, epoch: epoch,
-                    json: Envelope.patch(store: storeName, epoch: epoch, version: version, base: version - 1, path: nil, ops: ops))
+                    json: WireMessage.patch(store: storeName, epoch: epoch, version: version, base: version - 1, path: nil, ops: ops))
             }
         }
         guard let value = history.projection(at: version, path: path) else { return nil }
@@ -27,7 +27,7 @@ extension StoreFanout {
             let ops = JSONPatch.serialize(JSONPatch.diff(from: previous.value, to: value))
             return StreamMessage(
                 kind: .patch, version: version, base: previous.version, epoch: epoch,
-                json: Envelope.patch(store: storeName, epoch: epoch, version: version, base: previous.version, path: path, ops: ops))
+                json: WireMessage.patch(store: storeName, epoch: epoch, version: version, base: previous.version, path: path, ops: ops))
         }
         return snapshot(path: path, resumed: nil)
     }
@@ -60,7 +60,7 @@ extension StoreFanout {
         if from == to { return nil }
         let epoch = history.epoch
         let ops = JSONPatch.serialize(JSONPatch.diff(from: from, to: to))
-        let json = Envelope.patch(store: storeName, epoch: epoch, version: newest, base: base, path: channel.path, ops: ops)
+        let json = WireMessage.patch(store: storeName, epoch: epoch, version: newest, base: base, path: channel.path, ops: ops)
         return StreamMessage(kind: .patch, version: newest, base: base, epoch: epoch, json: json)
     }
 
@@ -73,7 +73,7 @@ extension StoreFanout {
         let state = path == nil ? history.newestJSON : (history.projection(at: version, path: path) ?? .null).serialized()
         let message = StreamMessage(
             kind: .state, version: version, epoch: epoch,
-            body: Envelope.state(store: storeName, epoch: epoch, version: version, path: path, resumed: resumed, state: state))
+            body: WireMessage.state(store: storeName, epoch: epoch, version: version, path: path, resumed: resumed, state: state))
         message.prepareForSharing()  // any loop may take it from the cache: framed before any of them sees it
         messages.keep(message, for: key)
         return message

@@ -1,5 +1,5 @@
 import Foundation
-import JSONPatch
+import JSON
 import UVLoop
 
 /// A subscriber of a store's stream on its event loop's thread (a WebSocket or SSE session).
@@ -87,7 +87,7 @@ final class StoreFanout: @unchecked Sendable {
         }
         guard !active.isEmpty else { return }  // no subscriber anywhere (waiters alone do not take events)
         let message = StreamMessage(
-            kind: .event, version: version, epoch: epoch, json: Envelope.event(store: storeName, fsa))
+            kind: .event, version: version, epoch: epoch, json: WireMessage.event(store: storeName, fsa))
         forEachActiveShard(active, deliver: .broadcast(message))
     }
 
@@ -167,7 +167,7 @@ final class StoreFanout: @unchecked Sendable {
     /// The store was deleted: every subscriber gets a final `deleted` message (and ends its stream).
     func storeDeleted() {
         let (epoch, version, active) = lock.withLock { (history.epoch, history.newestVersion, shards.filter { $0.active > 0 }) }
-        let message = StreamMessage(kind: .deleted, version: version, epoch: epoch, json: Envelope.deleted(store: storeName))
+        let message = StreamMessage(kind: .deleted, version: version, epoch: epoch, json: WireMessage.deleted(store: storeName))
         forEachActiveShard(active, deliver: .broadcast(message))
     }
 

@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// The recent states of one store (the last `capacity` versions), the source of resumes, patches, projections and
 /// of reads that need no hop to the store's actor. Its memory is about one state plus what the changes touched, not

@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 import UVLoop
 
 /// What a subscriber watches: the whole state or one sub-value (RFC 6901 JSON Pointer), as full states or as

@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// The stream messages built for a store's newest version, kept until the next version is recorded, so every
 /// subscriber that needs the same message gets the same bytes: snapshots (joiners, resyncs, failed resumes) and

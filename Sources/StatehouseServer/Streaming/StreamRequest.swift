@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 
 /// What a stream request (`/stores/{name}/ws`, `/stores/{name}/events`) asks for, from its query:
 /// `format=state|patch`, `path=<JSON Pointer>`, and `epoch=E&since=V` (or SSE's `Last-Event-ID: E-V`) to resume.

@@ -1,5 +1,5 @@
 import Foundation
-import JSONPatch
+import JSON
 
 /// Client messages: `action`, `resync`, and on the multiplexed `/ws` also `subscribe` / `unsubscribe`.
 extension WebSocketSession {
@@ -84,7 +84,7 @@ extension WebSocketSession {
             return nil
         }
         guard let store = context.stores[name] else {
-            sendMessage(Envelope.error(ref: header.ref, .storeNotFound(name)))
+            sendMessage(WireMessage.error(ref: header.ref, .storeNotFound(name)))
             return nil
         }
         if let home, home !== store {
@@ -105,9 +105,9 @@ extension WebSocketSession {
             return reject(nil, "A connection holds at most \(Self.maxSubscriptions) subscriptions.")
         }
         guard access.allows(.read, on: name) else {
-            return sendMessage(Envelope.error(ref: nil, HTTPSession.forbidden("This token may not read store \(JSONText.quoted(name)).")))
+            return sendMessage(WireMessage.error(ref: nil, HTTPSession.forbidden("This token may not read store \(JSONText.quoted(name)).")))
         }
-        guard let store = context.stores[name] else { return sendMessage(Envelope.error(ref: nil, .storeNotFound(name))) }
+        guard let store = context.stores[name] else { return sendMessage(WireMessage.error(ref: nil, .storeNotFound(name))) }
         var fields: [String: String] = [:]
         fields["path"] = header.path
         fields["format"] = header.format
@@ -117,7 +117,7 @@ extension WebSocketSession {
         do {
             request = try StreamRequest(QueryParameters(fields))
         } catch {
-            return sendMessage(Envelope.error(ref: nil, error))
+            return sendMessage(WireMessage.error(ref: nil, error))
         }
         let subscription = WebSocketSubscription(session: self, store: store, channel: request.channel, id: id)
         subscriptions[id] = subscription
@@ -125,16 +125,16 @@ extension WebSocketSession {
     }
 
     private func reject(_ ref: String?, _ message: String) {
-        sendMessage(Envelope.error(ref: ref, ClientMessageDecoding.invalidMessage(message)))
+        sendMessage(WireMessage.error(ref: ref, ClientMessageDecoding.invalidMessage(message)))
     }
 
     private func handleAction(_ message: JSONObject, in store: any HostedStore) {
         switch store.decodeClientMessage(message) {
         case .invalid(let ref, let error):
-            sendMessage(Envelope.error(ref: ref, error))
+            sendMessage(WireMessage.error(ref: ref, error))
         case .action(let ref, let id, let fingerprint, let action):
             guard access.allows(.write, on: store.name) else {
-                return sendMessage(Envelope.error(
+                return sendMessage(WireMessage.error(
                     ref: ref, HTTPSession.forbidden("This token may not write store \(JSONText.quoted(store.name)).")))
             }
             actionsInFlight += 1
@@ -150,7 +150,7 @@ extension WebSocketSession {
                 case .replay(let outcome): return answered(ref: ref, outcome)
                 case .conflict:
                     actionsInFlight -= 1
-                    return sendMessage(Envelope.error(ref: ref, APIError(
+                    return sendMessage(WireMessage.error(ref: ref, APIError(
                         status: 422, code: "idempotency_key_reused",
                         message: "This id was used for a different action; use a new id for a new action.")))
                 }
@@ -183,7 +183,7 @@ extension WebSocketSession {
         case .failed(let error):
             actionsInFlight -= 1
             guard state == .open else { return }
-            sendMessage(Envelope.error(ref: ref, error))
+            sendMessage(WireMessage.error(ref: ref, error))
             if actionsInFlight == Self.maxActionsInFlight - 1 { updateReading() }
         }
     }
@@ -191,7 +191,7 @@ extension WebSocketSession {
     private func acknowledged(ref: String?, version: UInt64) {
         actionsInFlight -= 1
         guard state == .open else { return }
-        sendMessage(Envelope.ack(ref: ref, version: version))
+        sendMessage(WireMessage.ack(ref: ref, version: version))
         if actionsInFlight == Self.maxActionsInFlight - 1 { updateReading() }
     }
 }

@@ -20,7 +20,7 @@ extension WebSocketSession {
             handleText(Array(text.utf8))
         case .binary:
             guard state == .open else { return }
-            sendMessage(Envelope.error(ref: nil, ClientMessageDecoding.invalidMessage(
+            sendMessage(WireMessage.error(ref: nil, ClientMessageDecoding.invalidMessage(
                 "Send messages as text frames holding one JSON object; binary messages are not read.")))
         case .ping(let payload):
             connection.write(WebSocketFrameEncoder.frame(opcode: .pong, payload: payload))

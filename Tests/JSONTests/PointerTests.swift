@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 import Testing
 
 /// RFC 6901 §5: the example document.

@@ -1,8 +1,9 @@
-import JSONPatch
+import JSON
 import UVLoop
 
-/// The JSON envelopes the server writes, with a fixed key order.
-enum Envelope {
+/// The JSON messages and bodies the server writes, with a fixed key order (docs/protocol.md). Not the mailbox item
+/// of `StatehouseCore` (`Store.Envelope`).
+enum WireMessage {
     /// `{"store":…,"version":…,"state":…}`: the body of `GET /stores/{name}` and `POST …/actions`.
     static func storeState(store: String, _ reply: StateReply, resumed: Bool? = nil) -> [UInt8] {
         var out: [UInt8] = []

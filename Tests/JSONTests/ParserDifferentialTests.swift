@@ -1,4 +1,4 @@
-@testable import JSONPatch
+@testable import JSON
 import StatehouseTestClients
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A `Decoder` that looks like `{"<caseName>": <payload>}` to synthesized enum decoding.
 struct CaseDecoder: Decoder {
@@ -92,7 +93,7 @@ struct UnlabelledValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
 
 /// Which coding-key types are a single unlabelled value's (see `CaseContainer.isSingleUnlabelledValue`): one entry per
 /// action case type with a payload, so it stays as small as the reducers' action enums.
-private let unlabelledKeyTypes = LockedValue<[ObjectIdentifier: Bool]>([:])
+private let unlabelledKeyTypes = Mutex<[ObjectIdentifier: Bool]>([:])
 
 /// An object with no keys: what a case sees when the action has no payload.
 struct EmptyContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {

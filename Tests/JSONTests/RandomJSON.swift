@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 import StatehouseTestClients
 
 /// Seeded random draws shared by the test generators.

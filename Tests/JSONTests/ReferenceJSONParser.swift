@@ -1,4 +1,4 @@
-@testable import JSONPatch
+@testable import JSON
 
 /// The parser as it was before its stacks moved to stack memory and its strings got an ASCII fast path, kept as the
 /// oracle for `ParserDifferentialTests` (same results, same error offsets and reasons).

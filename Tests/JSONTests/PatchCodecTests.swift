@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 import Testing
 
 @Suite struct PatchCodecTests {

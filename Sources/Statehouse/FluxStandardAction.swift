@@ -1,6 +1,6 @@
 import Foundation
 import JSONCoding
-import JSONPatch
+package import JSON
 
 /// Decodes a reducer's `Codable` action enum from a Flux Standard Action object.
 ///
@@ -12,12 +12,12 @@ import JSONPatch
 ///
 /// It works by presenting Swift's synthesized enum decoding (`{"case":{…}}`) a view of the FSA object, so JSON is
 /// parsed once.
-struct FluxStandardAction<Action: Decodable & Sendable>: Decodable {
-    let action: Action
+package struct FluxStandardAction<Action: Decodable & Sendable>: Decodable {
+    package let action: Action
 
     private enum Field: String, CodingKey { case type, payload }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Field.self)
         let type: String
         do {
@@ -38,7 +38,7 @@ struct FluxStandardAction<Action: Decodable & Sendable>: Decodable {
     /// parser, no Foundation). Errors are those of `init(from:)`, with coding paths starting at `payload`. An action
     /// without payload comes from `payloadless` when that store has decoded its type before.
     /// - Throws: ``ActionDecodingFailure``, or `DecodingError` from the action's own decoding.
-    static func decode(_ value: JSONValue, payloadless: PayloadlessActions<Action>? = nil) throws -> Action {
+    package static func decode(_ value: JSONValue, payloadless: PayloadlessActions<Action>? = nil) throws -> Action {
         guard case .object(let object) = value else {
             throw DecodingError.typeMismatch(
                 [String: Any].self, .init(codingPath: [], debugDescription: "an action is a JSON object"))
@@ -62,7 +62,7 @@ struct FluxStandardAction<Action: Decodable & Sendable>: Decodable {
 
 extension DecodingError {
     /// The same error with `key` prepended to its coding path (a payload decoder starts at the payload itself).
-    func prefixingPath(with key: any CodingKey) -> DecodingError {
+    package func prefixingPath(with key: any CodingKey) -> DecodingError {
         func moved(_ context: Context) -> Context {
             Context(codingPath: [key] + context.codingPath, debugDescription: context.debugDescription,
                 underlyingError: context.underlyingError)
@@ -78,26 +78,26 @@ extension DecodingError {
 }
 
 /// Problems with an action's FSA envelope, found before the reducer's own decoding.
-enum ActionDecodingFailure: Error {
+package enum ActionDecodingFailure: Error {
     case missingType
     case typeNotString
     case unknownType(String)
 }
 
 /// A position in an array, named as Foundation names it (`Index 2`).
-struct PositionKey: CodingKey {
-    let intValue: Int?
-    var stringValue: String { "Index \(intValue ?? 0)" }
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { self.intValue = intValue }
+package struct PositionKey: CodingKey {
+    package let intValue: Int?
+    package var stringValue: String { "Index \(intValue ?? 0)" }
+    package init(_ index: Int) { intValue = index }
+    package init?(stringValue: String) { nil }
+    package init?(intValue: Int) { self.intValue = intValue }
 }
 
 /// A coding key with any name.
-struct NamedKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
+package struct NamedKey: CodingKey {
+    package let stringValue: String
+    package var intValue: Int? { nil }
+    package init(_ name: String) { stringValue = name }
+    package init?(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { nil }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Decoded actions that carry no payload, by FSA `type`.
 ///
 /// An FSA without `payload` (or with `"payload":null`) shows the action's decoding nothing but its type, so one
@@ -8,15 +10,17 @@
 ///
 /// ## Thread safety
 /// Sendable: the table is behind a lock (actions are decoded on whichever event loop read them).
-final class PayloadlessActions<Action: Sendable>: Sendable {
+package final class PayloadlessActions<Action: Sendable>: Sendable {
     /// The most types kept.
     static var capacity: Int { 64 }
 
-    private let table = LockedValue<[String: Action]>([:])
+    private let table = Mutex<[String: Action]>([:])
+
+    package init() {}
 
     /// The action of FSA type `type` without payload: the kept one, or `decode()`'s, kept when it succeeds.
     /// - Throws: what `decode` throws (failures are not kept).
-    func action(type: String, decode: () throws -> Action) rethrows -> Action {
+    package func action(type: String, decode: () throws -> Action) rethrows -> Action {
         if let known = table.withLock({ $0[type] }) { return known }
         let action = try decode()
         table.withLock { table in

@@ -1,4 +1,4 @@
-@testable import JSONPatch
+@testable import JSON
 
 extension ReferenceJSONParser {
     /// A string, number, `true`, `false` or `null` at `position`.

@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 import Testing
 
 /// Parses JSON text, failing the test (via `#require` at the call site) on error.

@@ -1,4 +1,4 @@
-import JSONPatch
+import JSON
 import Testing
 
 /// RFC 6902 Appendix A: (section, document, patch, expected result or nil for an error).

@@ -3,7 +3,9 @@
 # actions in flight, and fixed rates (200/s for S=100, 100/s for S=1000). Each run is a fresh wsfanout process
 # (fresh connections) against the same server; RUNS runs per mode.
 
-FANOUT_SERVERS=(statehouse uws-native socketify websockets picows)
+FANOUT_SERVERS=(statehouse ${BEFORE:+statehouse-before} uws-native socketify websockets picows)
+# FANOUT_SERVERS_ONLY="statehouse statehouse-before" (environment) runs only those, in that order.
+if [[ -n ${FANOUT_SERVERS_ONLY:-} ]]; then read -r -a FANOUT_SERVERS <<<"$FANOUT_SERVERS_ONLY"; fi
 # subs | mode flags | warm-up actions
 FANOUT_MODES=("100|--window 16|500" "100|--rate 200|100" "1000|--window 16|100" "1000|--rate 100|50")
 

@@ -3,7 +3,9 @@
 # server, after a 1 s warm-up. Server CPU comes from /proc (user + system), so "µs/req" stays meaningful when wrk
 # (one core) is the bottleneck.
 
-HTTP_SERVERS=(statehouse uws-native nginx socketify asyncio)
+HTTP_SERVERS=(statehouse ${BEFORE:+statehouse-before} uws-native nginx socketify asyncio)
+# HTTP_SERVERS_ONLY="statehouse statehouse-before" (environment) runs only those, in that order.
+if [[ -n ${HTTP_SERVERS_ONLY:-} ]]; then read -r -a HTTP_SERVERS <<<"$HTTP_SERVERS_ONLY"; fi
 
 declare -A HTTP_RPS=()
 

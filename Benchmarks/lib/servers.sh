@@ -3,6 +3,8 @@
 # processes this script started (by PID, never by name). Overrides (used by the scaling scenario):
 # SERVER_CPUS (taskset CPU list, default 0), STATEHOUSE_CONFIG (default Benchmarks/statehouse-bench.json),
 # STATEHOUSE_BIN (default .build/release/statehouse; big-state and fairness run an older build through it), and for
+# BEFORE (a statehouse binary of an earlier revision: http and fanout then add its rows as "statehouse-before",
+# right after statehouse, for a before/after in one run), and for
 # redis (the durable scenario) REDIS_DIR (its AOF directory, default $WORK) and REDIS_FSYNC (appendfsync, default always).
 
 STARTED_PIDS=()
@@ -15,15 +17,17 @@ free_port() { # a port nobody listens on right now (the kernel's pick for port 0
 
 port_answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# start_server NAME: sets SERVER_PID and SERVER_PORT; NAME is statehouse, uws-native, nginx, socketify, asyncio,
+# start_server NAME: sets SERVER_PID and SERVER_PORT; NAME is statehouse, statehouse-before, uws-native, nginx, socketify, asyncio,
 # websockets, picows or redis. Waits (at most 10 s) until the port accepts connections.
 start_server() {
   local name=$1 log="$WORK/$1.log" py="$BENCH/.venv/bin/python"
   SERVER_PORT=$(free_port)
   if port_answers "$SERVER_PORT"; then echo "port $SERVER_PORT is busy" >&2; return 1; fi
   case $name in
-    statehouse)
-      taskset -c "${SERVER_CPUS:-0}" "${STATEHOUSE_BIN:-$ROOT/.build/release/statehouse}" serve \
+    statehouse | statehouse-before)
+      local bin=${STATEHOUSE_BIN:-$ROOT/.build/release/statehouse}
+      [[ $name == statehouse-before ]] && bin=$BEFORE
+      taskset -c "${SERVER_CPUS:-0}" "$bin" serve \
         --config "${STATEHOUSE_CONFIG:-$BENCH/statehouse-bench.json}" \
         --port "$SERVER_PORT" >"$log" 2>&1 &
       ;;

@@ -24,7 +24,6 @@ extension HTTPSession {
         let answer = PostAnswer(
             session: self, keepAlive: request.keepAlive, storeName: store.name, wait: wait, key: key,
             cache: key.map { _ in store.idempotency })  // only keyed actions make a store's cache
-        state = .busy
         var note: IdempotencyNote?
         if let key {
             var hasher = StableFingerprint()
@@ -36,7 +35,6 @@ extension HTTPSession {
             case .waiting: return
             case .replay(let outcome): return answer.answer(outcome, replayed: true)
             case .conflict:
-                state = .idle
                 return send(error: APIError(
                     status: 422, code: "idempotency_key_reused",
                     message: "This Idempotency-Key was used for a different action; use a new key for a new action."),

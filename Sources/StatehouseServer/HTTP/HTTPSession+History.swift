@@ -34,7 +34,6 @@ extension HTTPSession {
 
     /// Builds the answer on ``historyQueue`` (blocking reads, replays), then sends it on the loop.
     private func answerOffLoop(_ request: HTTPRequest, headOnly: Bool, _ build: @escaping @Sendable () -> HTTPResponse) {
-        state = .busy
         let loop = context.loop
         Self.historyQueue.async { [self] in
             let response = build()

@@ -63,7 +63,6 @@ extension HTTPSession {
             send(Self.epochMismatch(store, epoch: epoch, version: minVersion), keepAlive: request.keepAlive, headOnly: headOnly)
             return
         }
-        state = .busy
         var waiter: VersionWaiter?
         let held = store.fanout.newest.version >= minVersion || holdLongPoll { [unowned self] why in
             send(Self.cutShort(why, store, "before the store reached version \(minVersion)"), keepAlive: false, headOnly: headOnly)
@@ -71,7 +70,7 @@ extension HTTPSession {
         }
         guard held else { return }
         waiter = store.fanout.waitForVersion(minVersion, timeoutMs: options.timeoutMs, on: context.loop) { [self] reached in
-            guard state == .busy else { return }  // answered already (shutdown, client gone)
+            guard isAnswering else { return }  // answered already (shutdown, client gone)
             cutShort = nil
             send(readResponse(request, store, options, reached: reached), keepAlive: request.keepAlive, headOnly: headOnly)
             processNext()
@@ -102,7 +101,7 @@ extension HTTPSession {
     /// wait could never end well: the server is shutting down (nobody will call ``goAway()`` again) or the client has
     /// closed its side. Returns whether the wait goes on.
     func holdLongPoll(_ cut: @escaping (LongPollCut) -> Void) -> Bool {
-        if context.isShuttingDown || peerClosed {
+        if context.isShuttingDown || rules.isInputClosed {
             cut(context.isShuttingDown ? .shutdown : .peerClosed)
             return false
         }

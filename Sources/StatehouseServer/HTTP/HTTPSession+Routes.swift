@@ -38,7 +38,6 @@ extension HTTPSession {
             post(request, to: store)
         case .reset(let name):
             guard let store = store(named: name, request) else { return }
-            state = .busy
             let loop = context.loop
             store.reset { [self] result in
                 let response = switch result {
@@ -61,30 +60,6 @@ extension HTTPSession {
         if let store = context.stores.store(named: name, memo: &storeMemo) { return store }
         send(error: .storeNotFound(name), keepAlive: request.keepAlive, headOnly: request.method == "HEAD")
         return nil
-    }
-
-    /// Hands the connection to an SSE stream (`text/event-stream`); the response never ends by itself.
-    private func streamEvents(_ request: HTTPRequest, from store: any HostedStore) {
-        let stream: StreamRequest
-        do {
-            stream = try StreamRequest(QueryParameters(request.query), lastEventID: request.fields["Last-Event-ID"])
-        } catch {
-            send(error: error, keepAlive: request.keepAlive, headOnly: false)
-            return
-        }
-        state = .upgraded
-        endTimer()
-        let session = SSESession(connection: connection, store: store, context: context, channel: stream.channel)
-        context.replace(self, with: session)
-        session.start(resume: stream.resume)
-    }
-
-    /// Sends the response to the request the session is busy with, then takes the next one.
-    func finish(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool = false) {
-        guard state == .busy else { return }
-        cutShort = nil
-        send(response, keepAlive: keepAlive, headOnly: headOnly)
-        processNext()
     }
 
     /// `{"stores":[{"name":…,"reducer":…,"version":…},…]}` sorted by name.

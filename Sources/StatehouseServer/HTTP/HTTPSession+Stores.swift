@@ -31,7 +31,6 @@ extension HTTPSession {
             } catch {
                 return send(error: buildProblem(error, declaration), keepAlive: request.keepAlive, headOnly: false)
             }
-            state = .busy
             return host(store, declaration, request)
         }
         if let failure = durability.failure {  // interval/off: writing fails; nothing new is queued behind it
@@ -50,7 +49,6 @@ extension HTTPSession {
             return send(error: buildProblem(error, declaration), keepAlive: request.keepAlive, headOnly: false)
         }
         // Durable: the store's row (and its version-0 snapshot) is committed before it serves or is announced.
-        state = .busy
         let epoch = StoreHistory.newEpoch()
         let loop = context.loop
         durability.database.createStore(
@@ -60,7 +58,7 @@ extension HTTPSession {
             loop.execute { [self] in
                 switch result {
                 case .failure(let error):
-                    guard state == .busy else { return }
+                    guard isAnswering else { return }
                     if let existing = context.stores[name] {
                         answerExisting(existing, declaration, request)  // a PUT of the same name won the race
                     } else if error.isNameTaken {
@@ -82,7 +80,7 @@ extension HTTPSession {
                     } catch {
                         // Not expected (initialJSON read the same state); never left waiting, and no orphan row.
                         durability.database.deleteStore(id: id) { _ in }
-                        guard state == .busy else { return }
+                        guard isAnswering else { return }
                         send(error: buildProblem(error, declaration), keepAlive: request.keepAlive, headOnly: false)
                         return processNext()
                     }
@@ -115,7 +113,7 @@ extension HTTPSession {
         Task {
             await store.start()
             loop.execute { [self] in
-                guard state == .busy || store.persistence != nil else { return }
+                guard isAnswering || store.persistence != nil else { return }
                 let addition = context.stores.add(store, limit: context.limits.maxStores)
                 if case .added = addition {
                     Log.shared.info("store \(name) created (\(declaration.reducer))")
@@ -123,7 +121,7 @@ extension HTTPSession {
                     store.stop {}  // never hosted: another request created the name first, or the table is full
                     if let persistence = store.persistence { persistence.durability.database.deleteStore(id: persistence.storeID) { _ in } }
                 }
-                guard state == .busy else { return }
+                guard isAnswering else { return }
                 switch addition {
                 case .exists(let existing):
                     answerExisting(existing, declaration, request)
@@ -166,13 +164,12 @@ extension HTTPSession {
             return send(HTTPResponse(status: 204), keepAlive: request.keepAlive, headOnly: false)
         }
         // Durable: after the stop (every batch before it is written), its rows go; 204 once that is committed.
-        state = .busy
         let loop = context.loop
         store.stop {
             fanout.storeDeleted()
             persistence.durability.database.deleteStore(id: persistence.storeID) { error in
                 loop.execute { [self] in
-                    guard state == .busy else { return }
+                    guard isAnswering else { return }
                     if let error {
                         Log.shared.error("store \(name): its data could not be deleted (\(error)); it returns at the next start")
                         send(error: .notWritten(error), keepAlive: request.keepAlive, headOnly: false)

@@ -1,7 +1,23 @@
 import HTTP1
 import WebSocket
 
+/// Streaming hand-offs: the connection leaves HTTP for a WebSocket session (RFC 6455) or a server-sent event stream.
 extension HTTPSession {
+    /// Hands the connection to an SSE stream (`text/event-stream`); the response never ends by itself.
+    func streamEvents(_ request: HTTPRequest, from store: any HostedStore) {
+        let stream: StreamRequest
+        do {
+            stream = try StreamRequest(QueryParameters(request.query), lastEventID: request.fields["Last-Event-ID"])
+        } catch {
+            send(error: error, keepAlive: request.keepAlive, headOnly: false)
+            return
+        }
+        handOff()
+        let session = SSESession(connection: connection, store: store, context: context, channel: stream.channel)
+        context.replace(self, with: session)
+        session.start(resume: stream.resume)
+    }
+
     /// Completes an RFC 6455 opening handshake (§4.2.2) and hands the socket to a ``WebSocketSession``; anything
     /// else is answered as plain HTTP and the connection closed (the bytes after an upgrade request are not HTTP).
     func upgrade(_ request: HTTPRequest, leftover: [UInt8]) {
@@ -43,8 +59,7 @@ extension HTTPSession {
             + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\(subprotocol ?? "")\r\n"
         connection.write(Array(head.utf8))
         Log.shared.debug("ws \(home?.name ?? "/ws") opened")
-        state = .upgraded
-        endTimer()
+        handOff()
         let session = WebSocketSession(connection: connection, context: context, home: home, access: access)
         context.replace(self, with: session)
         session.start(leftover: leftover, channel: stream?.channel, resume: stream?.resume)

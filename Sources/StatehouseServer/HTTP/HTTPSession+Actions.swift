@@ -20,27 +20,21 @@ extension HTTPSession {
         case .success(let prepared):
             action = prepared
         }
-        let key = request.fields["Idempotency-Key"]
-        let answer = PostAnswer(
-            session: self, keepAlive: request.keepAlive, storeName: store.name, wait: wait, key: key,
-            cache: key.map { _ in store.idempotency })  // only keyed actions make a store's cache
+        let answer = PostAnswer(session: self, keepAlive: request.keepAlive, storeName: store.name, wait: wait)
         var note: IdempotencyNote?
-        if let key {
-            var hasher = StableFingerprint()
-            hasher.combine(request.body)
-            hasher.combine(Array((request.query ?? "").utf8))
+        if let key = request.fields["Idempotency-Key"] {
             let waiter: (IdempotencyCache.Outcome) -> Void = { [answer] in answer.answer($0, replayed: true) }
-            switch store.idempotency.begin(key, fingerprint: hasher.value, on: context.loop, waiter: waiter) {
-            case .new: break
+            switch IdempotencyGate.begin(
+                key: key, field: "Idempotency-Key", fingerprint: StableFingerprint.of(post: request.body, wait: wait),
+                store: store, on: context.loop, waiter: waiter)
+            {
+            case .run(let gate, let journaled):
+                answer.gate = gate
+                note = journaled
             case .waiting: return
             case .replay(let outcome): return answer.answer(outcome, replayed: true)
-            case .conflict:
-                return send(error: APIError(
-                    status: 422, code: "idempotency_key_reused",
-                    message: "This Idempotency-Key was used for a different action; use a new key for a new action."),
-                    keepAlive: request.keepAlive, headOnly: false)
+            case .refused(let error): return send(error: error, keepAlive: request.keepAlive, headOnly: false)
             }
-            note = IdempotencyNote.forDurable(store, key: key, fingerprint: hasher.value)
         }
         // Each closure captures the answer object alone, so it needs no context of its own.
         switch wait {
@@ -76,19 +70,16 @@ final class PostAnswer: @unchecked Sendable {
     private let keepAlive: Bool
     private let storeName: String
     private let wait: PostWait
-    /// The `Idempotency-Key` and its store's cache, both set or both nil.
-    private let key: String?
-    private let cache: IdempotencyCache?
+    /// The way of the request's `Idempotency-Key`, if it has a new one (set before the action is submitted).
+    var gate: IdempotencyGate?
     /// The store's outcome, set by ``completed(_:)`` before the loop reads it in ``deliver()``.
     private var outcome: IdempotencyCache.Outcome?
 
-    init(session: HTTPSession, keepAlive: Bool, storeName: String, wait: PostWait, key: String?, cache: IdempotencyCache?) {
+    init(session: HTTPSession, keepAlive: Bool, storeName: String, wait: PostWait) {
         self.session = session
         self.keepAlive = keepAlive
         self.storeName = storeName
         self.wait = wait
-        self.key = key
-        self.cache = cache
     }
 
     /// The store has reduced (or settled) the action; called on the store's executor. A store on the session's own
@@ -103,11 +94,11 @@ final class PostAnswer: @unchecked Sendable {
         loop.execute { [self] in deliver() }
     }
 
-    /// On the loop: records the outcome for the key, if any, then answers.
+    /// On the loop: answers, then records the outcome for the key, if any (answering the duplicates that waited).
     private func deliver() {
         guard let outcome else { return }
-        if let key, let cache { cache.complete(key, with: outcome) }
         answer(outcome, replayed: false)
+        gate?.complete(with: outcome)
     }
 
     /// Answers the request with `outcome` (loop thread); `replayed` marks an outcome an `Idempotency-Key` replays.

@@ -50,8 +50,7 @@ extension HTTPSession {
         case .refuse(let failure, let headOnly):
             if failure.code != "invalid_host" { current = ("", "", " (\(failure.code))") }
             currentOrigin = nil
-            send(error: APIError(status: failure.status, code: failure.code, message: failure.message),
-                keepAlive: false, headOnly: headOnly)
+            send(error: APIError(failure), keepAlive: false, headOnly: headOnly)
         case .pauseReading:
             connection.stopReading()
         case .resumeReading:

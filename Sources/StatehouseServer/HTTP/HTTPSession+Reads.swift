@@ -79,22 +79,17 @@ extension HTTPSession {
 
     /// 409 `epoch_mismatch` with the state now: `min_version` named a version of an epoch the store is no longer in.
     private static func epochMismatch(_ store: any HostedStore, epoch: String, version: UInt64) -> HTTPResponse {
-        let message = "Version \(version) is of epoch \(JSONText.quoted(epoch)), but the store is in epoch "
-            + "\(JSONText.quoted(store.fanout.epoch)) now (its history began again, e.g. at a restart): this is its state; "
-            + "check whether your write is in it."
-        return errorWithState(409, code: "epoch_mismatch", message: message, store)
+        errorWithState(.epochMismatch(version, epoch: epoch, current: store.fanout.epoch), store)
     }
 
     /// An error that also carries the store's newest state and its `ETag`:
     /// `{"error":{"code":…,"message":…},"store":…,"version":…,"state":…}`.
-    private static func errorWithState(
-        _ status: Int, code: String, message: String, _ store: any HostedStore, fields: [HTTPField] = []
-    ) -> HTTPResponse {
+    private static func errorWithState(_ error: APIError, _ store: any HostedStore) -> HTTPResponse {
         let newest = store.fanout.newest
         let reply = StateReply(version: newest.version, state: newest.json)
         return Responses.json(
-            status, WireMessage.withError(code: code, message: message, store: store.name, reply),
-            fields: [HTTPField(name: "ETag", value: newest.entityTag)] + fields)
+            error.status, WireMessage.withError(code: error.code, message: error.message, store: store.name, reply),
+            fields: [HTTPField(name: "ETag", value: newest.entityTag)] + error.fields)
     }
 
     /// Keeps `cut` for answering the long poll now being waited for (state `busy`), or calls it at once when the
@@ -120,14 +115,8 @@ extension HTTPSession {
     /// with `Retry-After`, or 408 `client_closed`.
     static func cutShort(_ why: LongPollCut, _ store: any HostedStore, _ what: String) -> HTTPResponse {
         switch why {
-        case .shutdown:
-            let message = "The server is shutting down \(what); this is its state now. Retry once it is back."
-            return errorWithState(
-                503, code: "shutting_down", message: message, store, fields: [HTTPField(name: "Retry-After", value: "5")])
-        case .peerClosed:
-            let message = "The client closed its side of the connection \(what); this is the state now. Keep the "
-                + "connection open while a long poll waits."
-            return errorWithState(408, code: "client_closed", message: message, store)
+        case .shutdown: errorWithState(.shuttingDown(what), store)
+        case .peerClosed: errorWithState(.clientClosed(what), store)
         }
     }
 
@@ -136,8 +125,7 @@ extension HTTPSession {
         let tag = HTTPField(name: "ETag", value: newest.entityTag)
         let reply = StateReply(version: newest.version, state: newest.json)
         guard reached else {
-            let message = "The store did not reach version \(options.minVersion ?? 0) within \(options.timeoutMs) ms; this is its state now."
-            return Self.errorWithState(408, code: "min_version_timeout", message: message, store)
+            return Self.errorWithState(.minVersionTimeout(options.minVersion ?? 0, timeoutMs: options.timeoutMs), store)
         }
         if let match = request.fields["If-None-Match"], Self.matches(match, newest.entityTag) {
             return HTTPResponse(status: 304, fields: [tag])

@@ -49,9 +49,7 @@ extension HTTPSession {
         case .webSocket, .multiplexed:
             // A plain GET without a valid Upgrade: say what a WebSocket handshake needs.
             if case .webSocket(let name) = route, store(named: name, request) == nil { return }
-            let error = Self.handshakeError(request) ?? APIError(
-                status: 426, code: "upgrade_required", message: "This endpoint speaks WebSocket; send an Upgrade request.",
-                fields: WebSocketHandshakeError.upgradeFields.map { APIError.Field(name: $0.name, value: $0.value) })
+            let error = Self.handshakeError(request) ?? .upgradeRequired
             send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
         }
     }
@@ -76,18 +74,11 @@ extension HTTPSession {
 
     /// The RFC 6455 §4.2.1 problem with a would-be handshake, as an API error; nil when it is valid.
     static func handshakeError(_ request: HTTPRequest) -> APIError? {
-        if request.versionMajor == 1, request.versionMinor < 1 {
-            return APIError(
-                status: 400, code: "invalid_websocket_handshake",
-                message: "A WebSocket handshake needs HTTP/1.1 or later (RFC 6455 §4.1); send the request as HTTP/1.1.")
-        }
+        if request.versionMajor == 1, request.versionMinor < 1 { return .webSocketNeedsHTTP11 }
         let fields = request.fields.map { (name: $0.name, value: $0.value) }
         switch WebSocketHandshake.validate(method: request.method, fields: fields) {
         case .success: return nil
-        case .failure(let failure):
-            return APIError(
-                status: failure.status, code: failure.code, message: failure.message,
-                fields: failure.extraFields.map { APIError.Field(name: $0.name, value: $0.value) })
+        case .failure(let failure): return APIError(failure)
         }
     }
 }

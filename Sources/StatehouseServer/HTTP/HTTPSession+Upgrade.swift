@@ -48,13 +48,10 @@ extension HTTPSession {
                 return send(error: error, keepAlive: false, headOnly: false)
             }
         }
-        if context.isShuttingDown {
-            let error = APIError(status: 503, code: "shutting_down", message: "The server is shutting down; reconnect later.")
-            return send(error: error, keepAlive: false, headOnly: false)
-        }
+        if context.isShuttingDown { return send(error: .shuttingDownNoUpgrade, keepAlive: false, headOnly: false) }
         let key = request.fields["Sec-WebSocket-Key"] ?? ""
         // A subprotocol is echoed only when the client offered it: `bearer.<token>` carried its credential.
-        let subprotocol = context.auth != nil ? Self.bearerSubprotocol(of: request).map { "Sec-WebSocket-Protocol: \($0)\r\n" } : nil
+        let subprotocol = context.auth != nil ? AccessPolicy.bearerSubprotocol(of: request).map { "Sec-WebSocket-Protocol: \($0)\r\n" } : nil
         let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\(subprotocol ?? "")\r\n"
         connection.write(Array(head.utf8))

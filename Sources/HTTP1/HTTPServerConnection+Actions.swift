@@ -6,10 +6,11 @@ extension HTTPServerConnection {
     /// a refusal (timeout); while idle and writable, the next queued request (delivered, upgraded or refused); once
     /// idle, pausing reading while writes are paused, closing once the peer's input ended, or reading again; last,
     /// the timeout that should run now, when it changed.
+    @inlinable
     public mutating func nextAction() -> Action? {
         if let close = pendingClose {
             pendingClose = nil
-            timer = nil
+            _timer = nil
             return .close(close)
         }
         guard state == .idle || state == .responding else { return nil }
@@ -18,26 +19,27 @@ extension HTTPServerConnection {
             return .sendContinue
         }
         if !isReadingPaused, queuedCount >= configuration.maxQueuedRequests {
-            isReadingPaused = true
+            _isReadingPaused = true
             return .pauseReading
         }
         if let refusal = pendingRefusal {
             pendingRefusal = nil
+            _timer = nil
             return .refuse(refusal, headOnly: false)
         }
         if state == .idle {
             if queuedCount > 0, !isWritePaused, let taken = take() { return taken }
             if isWritePaused {
                 if !isReadingPaused {
-                    isReadingPaused = true
+                    _isReadingPaused = true
                     return .pauseReading
                 }
             } else if isInputClosed {
-                state = .closing
-                timer = nil
+                _state = .closing
+                _timer = nil
                 return .close(.whenWritten)
             } else if isReadingPaused, queuedCount < configuration.maxQueuedRequests {
-                isReadingPaused = false
+                _isReadingPaused = false
                 return .resumeReading
             }
         }
@@ -45,7 +47,8 @@ extension HTTPServerConnection {
     }
 
     /// Takes the next queued event (idle, writable) and makes it the one being answered.
-    private mutating func take() -> Action? {
+    @inlinable
+    mutating func take() -> Action? {
         // Moved out (a placeholder left behind), not copied: no retain and release of every part of the request.
         var event = HTTPParseEvent.continueExpected
         swap(&event, &queue[queueStart])
@@ -54,8 +57,9 @@ extension HTTPServerConnection {
             queue.removeAll(keepingCapacity: true)
             queueStart = 0
         }
-        state = .responding
-        switch event {
+        _state = .responding
+        _timer = nil  // the delivering actions stop the running timeout
+        switch consume event {
         case .request(let request):
             guard Self.hasValidHost(request) else { return refuse(.invalidHost, headOnly: request.method == "HEAD") }
             return .deliver(request)
@@ -65,17 +69,19 @@ extension HTTPServerConnection {
         case .failure(let failure):
             return refuse(failure, headOnly: false)
         case .continueExpected:  // never queued (see received)
-            state = .idle
+            _state = .idle
             return nil
         }
     }
 
-    private mutating func refuse(_ failure: HTTPParseFailure, headOnly: Bool) -> Action {
+    @inlinable
+    mutating func refuse(_ failure: HTTPParseFailure, headOnly: Bool) -> Action {
         closesAfterResponse = true
         return .refuse(failure, headOnly: headOnly)
     }
 
     /// RFC 9112 §3.2: an HTTP/1.1 request has exactly one `Host` field (HTTP/1.0 may have none, not several).
+    @inlinable
     public static func hasValidHost(_ request: HTTPRequest) -> Bool {
         let count = request.fields.count(of: "Host")
         return count == 1 || (count == 0 && request.versionMinor == 0)
@@ -83,7 +89,8 @@ extension HTTPServerConnection {
 
     /// The timeout that should run now, as an action when it differs from the one running (or is the idle timeout
     /// and a response started since it was armed: the idle time counts from the last response).
-    private mutating func timerChange() -> Action? {
+    @inlinable
+    mutating func timerChange() -> Action? {
         let wanted: Timeout?
         if state != .idle || queuedCount > 0 {
             wanted = nil
@@ -97,7 +104,7 @@ extension HTTPServerConnection {
         let restarted = responsesSinceTimer > 0
         responsesSinceTimer = 0
         guard wanted != timer || (wanted == .idle && restarted) else { return nil }
-        timer = wanted
+        _timer = wanted
         guard let wanted else { return .cancelTimer }
         return .armTimer(wanted, milliseconds: configuration.milliseconds(wanted))
     }

@@ -25,7 +25,7 @@ extension HTTPServerConnection {
     /// New events from `firstNew` on: each `continueExpected` leaves the queue, and is owed a `100 Continue` when no
     /// request is queued or answered before it (RFC 9110 §10.1.1), so responses stay in order.
     private mutating func enqueued(from firstNew: Int, position: InputPosition) {
-        self.position = position
+        self._position = position
         var kept = firstNew
         for index in firstNew..<queue.count {
             guard case .continueExpected = queue[index] else {
@@ -46,13 +46,14 @@ extension HTTPServerConnection {
     ///   false when the owner wants to close).
     /// - Returns: Whether the connection stays open after this response; nil when no response is expected now (none
     ///   was asked for, or it is closing or handed off): write nothing.
+    @inlinable
     public mutating func responseStarted(keepAlive requested: Bool) -> Bool? {
         guard state == .responding else { return nil }
         // A peer that half-closed still gets an answer to every request it sent complete, in order; the last closes.
         let keepAlive = requested && !closesAfterResponse && !isShuttingDown && !(isInputClosed && queuedCount == 0)
         closesAfterResponse = false
         responsesSinceTimer += 1
-        state = keepAlive ? .idle : .closing
+        _state = keepAlive ? .idle : .closing
         return keepAlive
     }
 
@@ -60,28 +61,28 @@ extension HTTPServerConnection {
     /// that never ends, such as server-sent events). Final.
     public mutating func handedOff() {
         guard state == .responding else { return }
-        state = .handedOff
-        timer = nil
+        _state = .handedOff
+        _timer = nil
     }
 
     /// The owner's writes are paused (more unsent bytes than its high-water mark): no request is delivered, and
     /// reading pauses once idle.
-    public mutating func writesPaused() { isWritePaused = true }
+    public mutating func writesPaused() { _isWritePaused = true }
 
     /// The owner's unsent bytes fell to its low-water mark: queued requests are delivered again.
-    public mutating func writesResumed() { isWritePaused = false }
+    public mutating func writesResumed() { _isWritePaused = false }
 
     /// The timer armed for `timeout` fired (its full time passed). Ignored unless it is the timeout that runs and the
     /// connection is idle: idle closes, head and body are refused with 408 `request_timeout`.
     public mutating func timerFired(_ timeout: Timeout) {
         guard state == .idle, timer == timeout else { return }
-        timer = nil
+        _timer = nil
         switch timeout {
         case .idle:
-            state = .closing
+            _state = .closing
             pendingClose = .immediately
         case .head, .body:
-            state = .responding
+            _state = .responding
             closesAfterResponse = true
             pendingRefusal = .requestTimeout(timeout == .head ? "header fields" : "body")
         }
@@ -92,11 +93,11 @@ extension HTTPServerConnection {
     /// closes.
     public mutating func inputEnded(_ final: [HTTPParseEvent]) {
         guard state == .idle || state == .responding else { return }
-        isInputClosed = true
+        _isInputClosed = true
         queue += final
-        position = .betweenMessages
+        _position = .betweenMessages
         if state == .idle, queuedCount == 0 {
-            state = .closing
+            _state = .closing
             pendingClose = .whenWritten
         }
     }
@@ -105,9 +106,9 @@ extension HTTPServerConnection {
     /// prepared (or the next) closes the connection.
     public mutating func shutDown() {
         guard state == .idle || state == .responding else { return }
-        isShuttingDown = true
+        _isShuttingDown = true
         if state == .idle, queuedCount == 0 {
-            state = .closing
+            _state = .closing
             pendingClose = .immediately
         }
     }

@@ -83,13 +83,16 @@ public struct HTTPServerConnection {
     public enum Action: Sendable, Equatable {
         /// Write ``HTTPServerConnection/continueBytes`` (`HTTP/1.1 100 Continue`).
         case sendContinue
-        /// Answer this request, then call ``responseStarted(keepAlive:)``.
+        /// Answer this request, then call ``responseStarted(keepAlive:)``. No timeout runs until then (as after
+        /// ``cancelTimer``: the delivering actions stop the running one).
         case deliver(HTTPRequest)
         /// Complete the protocol switch of this request (leftover: the bytes after it, which belong to the new
-        /// protocol) and call ``handedOff()``, or answer it as plain HTTP (the connection then closes).
+        /// protocol) and call ``handedOff()``, or answer it as plain HTTP (the connection then closes). Stops the
+        /// running timeout, as ``deliver(_:)`` does.
         case upgrade(HTTPRequest, leftover: [UInt8])
         /// Answer with this error and close: call ``responseStarted(keepAlive:)`` (which answers `false`) when the
-        /// answer is written. `headOnly`: the request was `HEAD` (no body, RFC 9110 §9.3.2).
+        /// answer is written. `headOnly`: the request was `HEAD` (no body, RFC 9110 §9.3.2). Stops the running
+        /// timeout, as ``deliver(_:)`` does.
         case refuse(HTTPParseFailure, headOnly: Bool)
         /// Stop reading from the socket (backpressure).
         case pauseReading
@@ -147,32 +150,40 @@ public struct HTTPServerConnection {
     public static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     public let configuration: Configuration
-    public internal(set) var state: State = .idle
+    /// Where the connection is in its lifecycle.
+    @inlinable public var state: State { _state }
+    @usableFromInline var _state: State = .idle
     /// Parsed events not yet delivered: those from `queueStart` on (moved out one by one without shifting).
-    var queue: [HTTPParseEvent] = []
-    var queueStart = 0
+    @usableFromInline var queue: [HTTPParseEvent] = []
+    @usableFromInline var queueStart = 0
     /// Where the parser was after the last bytes.
-    public internal(set) var position: InputPosition = .betweenMessages
+    @inlinable public var position: InputPosition { _position }
+    @usableFromInline var _position: InputPosition = .betweenMessages
     /// `100 Continue` responses owed, sent before anything else.
-    var continuesOwed = 0
+    @usableFromInline var continuesOwed = 0
     /// A refusal not taken from the queue (a timeout), delivered next.
-    var pendingRefusal: HTTPParseFailure?
+    @usableFromInline var pendingRefusal: HTTPParseFailure?
     /// A close decided by an event, returned next.
-    var pendingClose: CloseMode?
+    @usableFromInline var pendingClose: CloseMode?
     /// The current response must close the connection (the request was refused).
-    var closesAfterResponse = false
+    @usableFromInline var closesAfterResponse = false
     /// The peer ended its side (EOF).
-    public internal(set) var isInputClosed = false
+    @inlinable public var isInputClosed: Bool { _isInputClosed }
+    @usableFromInline var _isInputClosed: Bool = false
     /// The server is shutting down: no response keeps the connection open.
-    public internal(set) var isShuttingDown = false
+    @inlinable public var isShuttingDown: Bool { _isShuttingDown }
+    @usableFromInline var _isShuttingDown: Bool = false
     /// The owner's writes are paused (too many unsent bytes).
-    public internal(set) var isWritePaused = false
+    @inlinable public var isWritePaused: Bool { _isWritePaused }
+    @usableFromInline var _isWritePaused: Bool = false
     /// Whether the last reading action was ``Action/pauseReading``.
-    public internal(set) var isReadingPaused = false
+    @inlinable public var isReadingPaused: Bool { _isReadingPaused }
+    @usableFromInline var _isReadingPaused: Bool = false
     /// The timeout running now (nil: none).
-    public internal(set) var timer: Timeout?
+    @inlinable public var timer: Timeout? { _timer }
+    @usableFromInline var _timer: Timeout?
     /// A response was started since the timer was last decided: the idle time starts again.
-    var responsesSinceTimer = 0
+    @usableFromInline var responsesSinceTimer = 0
 
     /// A connection that has just opened: idle, reading, its idle timeout not yet armed (the first
     /// ``nextAction()`` arms it).
@@ -181,5 +192,5 @@ public struct HTTPServerConnection {
     }
 
     /// Requests (and failures) parsed and not yet delivered.
-    public var queuedCount: Int { queue.count - queueStart }
+    @inlinable public var queuedCount: Int { queue.count - queueStart }
 }

@@ -14,14 +14,14 @@ import Testing
     }
 
     static let idleRows: [Row] = [
-        Row(state: .idle, event: .request, actions: [.deliver(getRequest("/next")), .cancelTimer], after: .responding),
-        Row(state: .idle, event: .upgrade, actions: [.upgrade(upgradeRequest, leftover: [0x81]), .cancelTimer], after: .responding),
-        Row(state: .idle, event: .failure, actions: [.refuse(malformed, headOnly: false), .cancelTimer], after: .responding),
+        Row(state: .idle, event: .request, actions: [.deliver(getRequest("/next"))], after: .responding),
+        Row(state: .idle, event: .upgrade, actions: [.upgrade(upgradeRequest, leftover: [0x81])], after: .responding),
+        Row(state: .idle, event: .failure, actions: [.refuse(malformed, headOnly: false)], after: .responding),
         Row(state: .idle, event: .continueExpected, actions: [.sendContinue, .armTimer(.body, milliseconds: 2_000)], after: .idle),
         Row(state: .idle, event: .partialHead, actions: [.armTimer(.head, milliseconds: 1_000)], after: .idle),
         Row(state: .idle, event: .partialBody, actions: [.armTimer(.body, milliseconds: 2_000)], after: .idle),
-        Row(state: .idle, event: .requestWithoutHost, actions: [.refuse(.invalidHost, headOnly: false), .cancelTimer], after: .responding),
-        Row(state: .idle, event: .headWithoutHost, actions: [.refuse(.invalidHost, headOnly: true), .cancelTimer], after: .responding),
+        Row(state: .idle, event: .requestWithoutHost, actions: [.refuse(.invalidHost, headOnly: false)], after: .responding),
+        Row(state: .idle, event: .headWithoutHost, actions: [.refuse(.invalidHost, headOnly: true)], after: .responding),
         Row(state: .idle, event: .respondKeepAlive, actions: [], after: .idle, framing: .some(nil)),
         Row(state: .idle, event: .respondClose, actions: [], after: .idle, framing: .some(nil)),
         Row(state: .idle, event: .handedOff, actions: [], after: .idle),
@@ -31,7 +31,7 @@ import Testing
         Row(state: .idle, event: .headTimer, actions: [], after: .idle),
         Row(state: .idle, event: .bodyTimer, actions: [], after: .idle),
         Row(state: .idle, event: .inputEnded, actions: [.close(.whenWritten)], after: .closing),
-        Row(state: .idle, event: .inputEndedMidRequest, actions: [.refuse(malformed, headOnly: false), .cancelTimer], after: .responding),
+        Row(state: .idle, event: .inputEndedMidRequest, actions: [.refuse(malformed, headOnly: false)], after: .responding),
         Row(state: .idle, event: .shutDown, actions: [.close(.immediately)], after: .closing),
     ]
 

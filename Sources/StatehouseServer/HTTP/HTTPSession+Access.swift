@@ -5,6 +5,7 @@ import HTTP1
 extension HTTPSession {
     /// The access of `request` to `route`, or nil after answering 401/403.
     func authorize(_ request: HTTPRequest, _ route: Route) -> Access? {
+        guard context.auth != nil else { return .open }  // the usual case, without building a verdict
         switch AccessPolicy.check(context.auth, request, route) {
         case .success(let access): return access
         case .failure(let error):
@@ -21,6 +22,7 @@ extension HTTPSession {
     /// CORS: refuses an unlisted `Origin` (403), answers preflights; returns false when it answered.
     func checkOrigin(_ request: HTTPRequest) -> Bool {
         currentOrigin = nil
+        guard context.cors != nil else { return true }  // the usual case, without building a verdict
         switch CORSPolicy.verdict(context.cors, request) {
         case .sameOrigin:
             return true

@@ -32,9 +32,10 @@ extension HTTPSession {
         while let action = rules.nextAction() { perform(action) }
     }
 
-    private func perform(_ action: HTTPServerConnection.Action) {
-        switch action {
+    private func perform(_ action: consuming HTTPServerConnection.Action) {
+        switch consume action {  // moved out: no copy of a delivered request
         case .deliver(let request):
+            timerKind = nil
             current = (request.method, request.path, "")  // no formatting unless the debug line is written
             dispatch(request)
         case .armTimer(let timeout, let milliseconds):
@@ -45,9 +46,11 @@ extension HTTPSession {
             connection.write(HTTPServerConnection.continueBytes)
             if connection.isWritePaused { rules.writesPaused() }
         case .upgrade(let request, let leftover):
+            timerKind = nil
             current = (request.method, request.path, " (upgrade)")
             upgrade(request, leftover: leftover)
         case .refuse(let failure, let headOnly):
+            timerKind = nil
             if failure.code != "invalid_host" { current = ("", "", " (\(failure.code))") }
             currentOrigin = nil
             send(error: APIError(failure), keepAlive: false, headOnly: headOnly)

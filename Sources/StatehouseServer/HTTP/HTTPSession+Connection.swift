@@ -6,6 +6,7 @@ import UVLoop
 extension HTTPSession {
     /// Bytes arrived: parsed into the rules' queue, then whatever the rules say next.
     func received(_ bytes: UnsafeRawBufferPointer) {
+        context.loop.assertInLoop()
         rules.received(bytes, parser: parser)
         // An upgrade hands this session's place to a WebSocket session; stay alive until this call returns.
         withExtendedLifetime(self) { processNext() }
@@ -14,6 +15,7 @@ extension HTTPSession {
     /// The peer closed its side: a partial request becomes a failure to answer; a waiting long poll is answered at
     /// once; then the session closes once every complete request is answered.
     func peerEnded() {
+        context.loop.assertInLoop()
         rules.inputEnded(parser.finish())
         if isAnswering { cutLongPoll(.peerClosed) }
         processNext()
@@ -22,6 +24,7 @@ extension HTTPSession {
     /// The connection drained below its low-water mark: answer what is queued, then read again. While a request is
     /// answered, its response takes the next request when it is sent.
     func writable() {
+        context.loop.assertInLoop()
         rules.writesResumed()
         guard rules.state == .idle else { return }
         withExtendedLifetime(self) { processNext() }

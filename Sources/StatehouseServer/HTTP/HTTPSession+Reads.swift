@@ -1,47 +1,6 @@
 import Foundation
 import HTTP1
 
-/// `GET /stores/{name}` with its conditional, resume and read-your-writes options.
-struct ReadRequest {
-    var resume: StreamPosition?
-    var minVersion: UInt64?
-    /// The epoch `min_version` belongs to (`epoch=E`, with or without `since`); nil: whatever epoch the store is in.
-    var minVersionEpoch: String?
-    var timeoutMs = 10_000
-    /// `at=VERSION`: the state at a retained version (time travel); alone.
-    var at: UInt64?
-
-    /// - Throws: ``APIError`` 400 `invalid_query`.
-    init(_ query: QueryParameters) throws(APIError) {
-        if let unknown = query.unknown(["since", "epoch", "min_version", "timeout_ms", "at"]).first {
-            throw StreamRequest.invalid(
-                "Unknown query parameter \(JSONText.quoted(unknown)); reads take since, epoch, min_version, timeout_ms and at.")
-        }
-        if let text = query["at"] {
-            guard let version = UInt64(text) else { throw StreamRequest.invalid("at must be an unsigned integer (a version).") }
-            guard query.unknown(["at"]).isEmpty else {
-                throw StreamRequest.invalid("at= reads one version and takes no other parameter.")
-            }
-            at = version
-            return
-        }
-        if let text = query["min_version"] {
-            guard let version = UInt64(text) else { throw StreamRequest.invalid("min_version must be an unsigned integer.") }
-            minVersion = version
-            minVersionEpoch = query["epoch"]
-        }
-        // With min_version, `epoch` may stand alone (it qualifies the version); otherwise it goes with `since`.
-        if minVersion == nil || query["since"] != nil { resume = try StreamRequest.resumePosition(query) }
-        if let text = query["timeout_ms"] {
-            guard minVersion != nil else { throw StreamRequest.invalid("timeout_ms goes with min_version.") }
-            guard let value = Int(text), (0...600_000).contains(value) else {
-                throw StreamRequest.invalid("timeout_ms must be an integer from 0 to 600000 (milliseconds).")
-            }
-            timeoutMs = value
-        }
-    }
-}
-
 extension HTTPSession {
     /// Answers a read from the store's history, after waiting for `min_version` if asked.
     func read(_ request: HTTPRequest, from store: any HostedStore) {
@@ -84,40 +43,12 @@ extension HTTPSession {
 
     /// An error that also carries the store's newest state and its `ETag`:
     /// `{"error":{"code":…,"message":…},"store":…,"version":…,"state":…}`.
-    private static func errorWithState(_ error: APIError, _ store: any HostedStore) -> HTTPResponse {
+    static func errorWithState(_ error: APIError, _ store: any HostedStore) -> HTTPResponse {
         let newest = store.fanout.newest
         let reply = StateReply(version: newest.version, state: newest.json)
         return Responses.json(
             error.status, WireMessage.withError(code: error.code, message: error.message, store: store.name, reply),
             fields: [HTTPField(name: "ETag", value: newest.entityTag)] + error.fields)
-    }
-
-    /// Keeps `cut` for answering the long poll now being waited for (state `busy`), or calls it at once when the
-    /// wait could never end well: the server is shutting down (nobody will call ``goAway()`` again) or the client has
-    /// closed its side. Returns whether the wait goes on.
-    func holdLongPoll(_ cut: @escaping (LongPollCut) -> Void) -> Bool {
-        if context.isShuttingDown || rules.isInputClosed {
-            cut(context.isShuttingDown ? .shutdown : .peerClosed)
-            return false
-        }
-        cutShort = cut
-        return true
-    }
-
-    /// Answers the waiting long poll, if any, at once (``LongPollCut``).
-    func cutLongPoll(_ why: LongPollCut) {
-        guard let cut = cutShort else { return }
-        cutShort = nil
-        cut(why)
-    }
-
-    /// The answer of a long poll cut short, with the state now (`what` says what it waited for): 503 `shutting_down`
-    /// with `Retry-After`, or 408 `client_closed`.
-    static func cutShort(_ why: LongPollCut, _ store: any HostedStore, _ what: String) -> HTTPResponse {
-        switch why {
-        case .shutdown: errorWithState(.shuttingDown(what), store)
-        case .peerClosed: errorWithState(.clientClosed(what), store)
-        }
     }
 
     private func readResponse(_ request: HTTPRequest, _ store: any HostedStore, _ options: ReadRequest, reached: Bool) -> HTTPResponse {

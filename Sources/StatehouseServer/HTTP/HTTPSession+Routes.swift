@@ -1,6 +1,7 @@
 import HTTP1
-import WebSocket
 
+/// Routing: each delivered request goes to the concern that answers it (``Route`` matches method and path), after
+/// the access checks (+Access).
 extension HTTPSession {
     /// Answers one complete request (not an upgrade).
     func dispatch(_ request: HTTPRequest) {
@@ -38,14 +39,7 @@ extension HTTPSession {
             post(request, to: store)
         case .reset(let name):
             guard let store = store(named: name, request) else { return }
-            let loop = context.loop
-            store.reset { [self] result in
-                let response = switch result {
-                case .success(let reply): Responses.json(200, WireMessage.storeState(store: store.name, reply))
-                case .failure(let error): Responses.error(error)
-                }
-                loop.execute { [self] in finish(response, keepAlive: request.keepAlive, headOnly: false) }
-            }
+            reset(request, store)
         case .webSocket, .multiplexed:
             // A plain GET without a valid Upgrade: say what a WebSocket handshake needs.
             if case .webSocket(let name) = route, store(named: name, request) == nil { return }
@@ -70,15 +64,5 @@ extension HTTPSession {
                 "{\"name\":\(JSONText.quoted(name)),\"reducer\":\(JSONText.quoted(store.reducerName)),\"version\":\(version)}")
         }
         return Array("{\"stores\":[\(items.joined(separator: ","))]}".utf8)
-    }
-
-    /// The RFC 6455 §4.2.1 problem with a would-be handshake, as an API error; nil when it is valid.
-    static func handshakeError(_ request: HTTPRequest) -> APIError? {
-        if request.versionMajor == 1, request.versionMinor < 1 { return .webSocketNeedsHTTP11 }
-        let fields = request.fields.map { (name: $0.name, value: $0.value) }
-        switch WebSocketHandshake.validate(method: request.method, fields: fields) {
-        case .success: return nil
-        case .failure(let failure): return APIError(failure)
-        }
     }
 }

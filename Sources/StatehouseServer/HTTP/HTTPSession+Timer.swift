@@ -36,6 +36,7 @@ extension HTTPSession {
     }
 
     private func timerFired() {
+        context.loop.assertInLoop()
         timerFiresAt = nil
         guard let kind = timerKind else { return }
         let now = context.loop.now

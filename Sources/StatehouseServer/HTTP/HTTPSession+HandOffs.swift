@@ -61,6 +61,16 @@ extension HTTPSession {
         context.replace(self, with: session)
         session.start(leftover: leftover, channel: stream?.channel, resume: stream?.resume)
     }
+
+    /// The RFC 6455 §4.2.1 problem with a would-be handshake, as an API error; nil when it is valid.
+    static func handshakeError(_ request: HTTPRequest) -> APIError? {
+        if request.versionMajor == 1, request.versionMinor < 1 { return .webSocketNeedsHTTP11 }
+        let fields = request.fields.map { (name: $0.name, value: $0.value) }
+        switch WebSocketHandshake.validate(method: request.method, fields: fields) {
+        case .success: return nil
+        case .failure(let failure): return APIError(failure)
+        }
+    }
 }
 
 extension HTTPRequest {

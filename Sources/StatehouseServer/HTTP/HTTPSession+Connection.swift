@@ -54,7 +54,7 @@ extension HTTPSession {
             upgrade(request, leftover: leftover)
         case .refuse(let failure, let headOnly):
             timerKind = nil
-            if failure.code != "invalid_host" { current = ("", "", " (\(failure.code))") }
+            current = ("", "", " (refused: \(failure.code))")
             currentOrigin = nil
             send(error: APIError(failure), keepAlive: false, headOnly: headOnly)
         case .pauseReading:

@@ -219,11 +219,7 @@ public final class Server: @unchecked Sendable {
     /// While `limit` refused connections already wait so (`lingering`), it is closed as soon as the kernel has the
     /// bytes, so a flood cannot use up the descriptors.
     private static func refuse(_ connection: TCPConnection, lingering: ConnectionGauge, limit: Int) {
-        let error = APIError(
-            status: 503, code: "too_many_connections",
-            message: "The server has as many connections as it allows; retry in a few seconds.",
-            fields: [.init(name: "Retry-After", value: "5")])
-        connection.write(Responses.error(error).serialized(keepAlive: false))
+        connection.write(Responses.error(.tooManyConnections).serialized(keepAlive: false))
         guard lingering.admit(limit: limit) else { return connection.close() }
         connection.onClosed = { lingering.release() }
         connection.closeAfterWrites()

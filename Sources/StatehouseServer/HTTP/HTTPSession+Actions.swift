@@ -1,6 +1,7 @@
 import HTTP1
 import UVLoop
 
+/// Actions over HTTP: `POST /stores/{name}/actions` (one path for idempotency keys: ``IdempotencyGate``) and `/reset`.
 extension HTTPSession {
     /// `POST /stores/{name}/actions`: submits the action (or batch) and answers once it is reduced, or settled with
     /// `?wait=settled`; an `Idempotency-Key` replays the first outcome of its action.
@@ -20,29 +21,21 @@ extension HTTPSession {
         case .success(let prepared):
             action = prepared
         }
-        let key = request.fields["Idempotency-Key"]
-        let answer = PostAnswer(
-            session: self, keepAlive: request.keepAlive, storeName: store.name, wait: wait, key: key,
-            cache: key.map { _ in store.idempotency })  // only keyed actions make a store's cache
-        state = .busy
+        let answer = PostAnswer(session: self, keepAlive: request.keepAlive, storeName: store.name, wait: wait)
         var note: IdempotencyNote?
-        if let key {
-            var hasher = StableFingerprint()
-            hasher.combine(request.body)
-            hasher.combine(Array((request.query ?? "").utf8))
+        if let key = request.fields["Idempotency-Key"] {
             let waiter: (IdempotencyCache.Outcome) -> Void = { [answer] in answer.answer($0, replayed: true) }
-            switch store.idempotency.begin(key, fingerprint: hasher.value, on: context.loop, waiter: waiter) {
-            case .new: break
+            switch IdempotencyGate.begin(
+                key: key, field: "Idempotency-Key", fingerprint: StableFingerprint.of(post: request.body, wait: wait),
+                store: store, on: context.loop, waiter: waiter)
+            {
+            case .run(let gate, let journaled):
+                answer.gate = gate
+                note = journaled
             case .waiting: return
             case .replay(let outcome): return answer.answer(outcome, replayed: true)
-            case .conflict:
-                state = .idle
-                return send(error: APIError(
-                    status: 422, code: "idempotency_key_reused",
-                    message: "This Idempotency-Key was used for a different action; use a new key for a new action."),
-                    keepAlive: request.keepAlive, headOnly: false)
+            case .refused(let error): return send(error: error, keepAlive: request.keepAlive, headOnly: false)
             }
-            note = IdempotencyNote.forDurable(store, key: key, fingerprint: hasher.value)
         }
         // Each closure captures the answer object alone, so it needs no context of its own.
         switch wait {
@@ -64,67 +57,16 @@ extension HTTPSession {
             }
         }
     }
-}
 
-/// What one `POST` of an action needs to answer it once the store has: one object per request, which the completion
-/// closures capture alone (a closure capturing several values would need a context allocation of its own).
-///
-/// ## Thread safety
-/// Made and answered on the session's loop thread. ``completed(_:)`` runs on the store's executor, which may be
-/// another thread: then it stores the outcome and hands the object to the loop with `EventLoop.execute`, whose queue
-/// lock orders the store before the loop's read; on the session's loop it answers directly.
-final class PostAnswer: @unchecked Sendable {
-    private let session: HTTPSession
-    private let keepAlive: Bool
-    private let storeName: String
-    private let wait: PostWait
-    /// The `Idempotency-Key` and its store's cache, both set or both nil.
-    private let key: String?
-    private let cache: IdempotencyCache?
-    /// The store's outcome, set by ``completed(_:)`` before the loop reads it in ``deliver()``.
-    private var outcome: IdempotencyCache.Outcome?
-
-    init(session: HTTPSession, keepAlive: Bool, storeName: String, wait: PostWait, key: String?, cache: IdempotencyCache?) {
-        self.session = session
-        self.keepAlive = keepAlive
-        self.storeName = storeName
-        self.wait = wait
-        self.key = key
-        self.cache = cache
-    }
-
-    /// The store has reduced (or settled) the action; called on the store's executor. A store on the session's own
-    /// loop answers at once (nothing in an answer calls back into a store synchronously); one elsewhere hands over.
-    func completed(_ result: Result<IdempotencyCache.Outcome, APIError>) {
-        switch result {
-        case .success(let outcome): self.outcome = outcome
-        case .failure(let error): self.outcome = .failed(error)
-        }
-        let loop = session.context.loop
-        if loop.isInLoop { return deliver() }
-        loop.execute { [self] in deliver() }
-    }
-
-    /// On the loop: records the outcome for the key, if any, then answers.
-    private func deliver() {
-        guard let outcome else { return }
-        if let key, let cache { cache.complete(key, with: outcome) }
-        answer(outcome, replayed: false)
-    }
-
-    /// Answers the request with `outcome` (loop thread); `replayed` marks an outcome an `Idempotency-Key` replays.
-    func answer(_ outcome: IdempotencyCache.Outcome, replayed: Bool) {
-        let replay = replayed ? [HTTPField(name: "Idempotent-Replayed", value: "true")] : []
-        switch outcome {
-        case .reduced(let reply):
-            session.finish(Responses.json(200, WireMessage.storeState(store: storeName, reply), fields: replay), keepAlive: keepAlive)
-        case .timedOut(let reply):
-            let timeout: Duration = if case .settled(let limit) = wait { limit } else { .zero }
-            session.finish(
-                Responses.json(408, WireMessage.settleTimeout(store: storeName, reply, timeout: timeout), fields: replay),
-                keepAlive: keepAlive)
-        case .failed(let error):
-            session.finish(Responses.error(error), keepAlive: keepAlive)
+    /// `POST /stores/{name}/reset`: answers once the store is back at its initial state.
+    func reset(_ request: HTTPRequest, _ store: any HostedStore) {
+        let loop = context.loop
+        store.reset { [self] result in
+            let response = switch result {
+            case .success(let reply): Responses.json(200, WireMessage.storeState(store: store.name, reply))
+            case .failure(let error): Responses.error(error)
+            }
+            loop.execute { [self] in finish(response, keepAlive: request.keepAlive, headOnly: false) }
         }
     }
 }

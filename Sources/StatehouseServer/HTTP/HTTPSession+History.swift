@@ -15,26 +15,20 @@ extension HTTPSession {
         let headOnly = request.method == "HEAD"
         let newest = store.fanout.newest.version
         if version > newest {
-            return send(error: APIError(
-                status: 404, code: "version_not_reached",
-                message: "The store is at version \(newest); at= reads a version it has reached."),
-                keepAlive: request.keepAlive, headOnly: headOnly)
+            return send(error: .versionNotReached(newest: newest), keepAlive: request.keepAlive, headOnly: headOnly)
         }
         answerOffLoop(request, headOnly: headOnly) {
             do {
                 guard let json = try store.state(at: version) else { return Responses.error(Self.notRetained(store, version)) }
                 return Responses.json(200, WireMessage.storeState(store: store.name, StateReply(version: version, state: json)))
             } catch {
-                return Responses.error(APIError(
-                    status: 500, code: "replay_failed",
-                    message: "The state at version \(version) could not be rebuilt (\(error)); see docs/durability.md."))
+                return Responses.error(.replayFailed(version, error))
             }
         }
     }
 
     /// Builds the answer on ``historyQueue`` (blocking reads, replays), then sends it on the loop.
     private func answerOffLoop(_ request: HTTPRequest, headOnly: Bool, _ build: @escaping @Sendable () -> HTTPResponse) {
-        state = .busy
         let loop = context.loop
         Self.historyQueue.async { [self] in
             let response = build()
@@ -49,9 +43,7 @@ extension HTTPSession {
         {
             range = "versions \(kept.lowerBound) to \(kept.upperBound) are kept (storage.retainActions)"
         }
-        return APIError(
-            status: 410, code: "version_not_retained",
-            message: "Version \(version) is no longer kept: \(range). Read a later version.")
+        return .versionNotRetained(version, range: range)
     }
 
     /// `/log?since=VERSION&limit=N`: the journal after `since` (default 0), at most `limit` (default 1,000, at most
@@ -79,10 +71,7 @@ extension HTTPSession {
             return send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
         }
         guard let persistence = store.persistence else {
-            return send(error: APIError(
-                status: 404, code: "not_durable",
-                message: "Store \(JSONText.quoted(store.name)) lives in memory only, so it keeps no journal; give the server a storage section."),
-                keepAlive: request.keepAlive, headOnly: headOnly)
+            return send(error: .notDurable(store.name), keepAlive: request.keepAlive, headOnly: headOnly)
         }
         answerOffLoop(request, headOnly: headOnly) { [since, limit] in
             do {
@@ -91,10 +80,7 @@ extension HTTPSession {
                 for row in rows { JournalRendering.line(row, into: &body) }
                 return HTTPResponse(status: 200, fields: [HTTPField(name: "Content-Type", value: "application/x-ndjson")], body: body)
             } catch {
-                return Responses.error(APIError(
-                    status: 503, code: "storage_failed",
-                    message: "The journal could not be read (\(error)); retry later.",
-                    fields: [.init(name: "Retry-After", value: "1")]))
+                return Responses.error(.journalUnreadable(error))
             }
         }
     }

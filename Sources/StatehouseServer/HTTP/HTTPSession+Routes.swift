@@ -1,6 +1,7 @@
 import HTTP1
-import WebSocket
 
+/// Routing: each delivered request goes to the concern that answers it (``Route`` matches method and path), after
+/// the access checks (+Access).
 extension HTTPSession {
     /// Answers one complete request (not an upgrade).
     func dispatch(_ request: HTTPRequest) {
@@ -38,21 +39,11 @@ extension HTTPSession {
             post(request, to: store)
         case .reset(let name):
             guard let store = store(named: name, request) else { return }
-            state = .busy
-            let loop = context.loop
-            store.reset { [self] result in
-                let response = switch result {
-                case .success(let reply): Responses.json(200, WireMessage.storeState(store: store.name, reply))
-                case .failure(let error): Responses.error(error)
-                }
-                loop.execute { [self] in finish(response, keepAlive: request.keepAlive, headOnly: false) }
-            }
+            reset(request, store)
         case .webSocket, .multiplexed:
             // A plain GET without a valid Upgrade: say what a WebSocket handshake needs.
             if case .webSocket(let name) = route, store(named: name, request) == nil { return }
-            let error = Self.handshakeError(request) ?? APIError(
-                status: 426, code: "upgrade_required", message: "This endpoint speaks WebSocket; send an Upgrade request.",
-                fields: WebSocketHandshakeError.upgradeFields.map { APIError.Field(name: $0.name, value: $0.value) })
+            let error = Self.handshakeError(request) ?? .upgradeRequired
             send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
         }
     }
@@ -61,30 +52,6 @@ extension HTTPSession {
         if let store = context.stores.store(named: name, memo: &storeMemo) { return store }
         send(error: .storeNotFound(name), keepAlive: request.keepAlive, headOnly: request.method == "HEAD")
         return nil
-    }
-
-    /// Hands the connection to an SSE stream (`text/event-stream`); the response never ends by itself.
-    private func streamEvents(_ request: HTTPRequest, from store: any HostedStore) {
-        let stream: StreamRequest
-        do {
-            stream = try StreamRequest(QueryParameters(request.query), lastEventID: request.fields["Last-Event-ID"])
-        } catch {
-            send(error: error, keepAlive: request.keepAlive, headOnly: false)
-            return
-        }
-        state = .upgraded
-        endTimer()
-        let session = SSESession(connection: connection, store: store, context: context, channel: stream.channel)
-        context.replace(self, with: session)
-        session.start(resume: stream.resume)
-    }
-
-    /// Sends the response to the request the session is busy with, then takes the next one.
-    func finish(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool = false) {
-        guard state == .busy else { return }
-        cutShort = nil
-        send(response, keepAlive: keepAlive, headOnly: headOnly)
-        processNext()
     }
 
     /// `{"stores":[{"name":…,"reducer":…,"version":…},…]}` sorted by name.
@@ -97,22 +64,5 @@ extension HTTPSession {
                 "{\"name\":\(JSONText.quoted(name)),\"reducer\":\(JSONText.quoted(store.reducerName)),\"version\":\(version)}")
         }
         return Array("{\"stores\":[\(items.joined(separator: ","))]}".utf8)
-    }
-
-    /// The RFC 6455 §4.2.1 problem with a would-be handshake, as an API error; nil when it is valid.
-    static func handshakeError(_ request: HTTPRequest) -> APIError? {
-        if request.versionMajor == 1, request.versionMinor < 1 {
-            return APIError(
-                status: 400, code: "invalid_websocket_handshake",
-                message: "A WebSocket handshake needs HTTP/1.1 or later (RFC 6455 §4.1); send the request as HTTP/1.1.")
-        }
-        let fields = request.fields.map { (name: $0.name, value: $0.value) }
-        switch WebSocketHandshake.validate(method: request.method, fields: fields) {
-        case .success: return nil
-        case .failure(let failure):
-            return APIError(
-                status: failure.status, code: failure.code, message: failure.message,
-                fields: failure.extraFields.map { APIError.Field(name: $0.name, value: $0.value) })
-        }
     }
 }

@@ -7,10 +7,7 @@ extension HTTPSession {
     /// 200 when it exists with that reducer (unchanged); 409 `store_exists` when it exists with another.
     func putStore(_ name: String, _ request: HTTPRequest) {
         guard ServerConfiguration.isValidStoreName(name) else {
-            return send(error: APIError(
-                status: 400, code: "invalid_store_name",
-                message: "\(JSONText.quoted(name)) is not a valid store name; use 1 to 64 of A-Z a-z 0-9 . _ -"),
-                keepAlive: request.keepAlive, headOnly: false)
+            return send(error: .invalidStoreName(name), keepAlive: request.keepAlive, headOnly: false)
         }
         let declaration: ServerConfiguration.StoreDeclaration
         do {
@@ -22,7 +19,7 @@ extension HTTPSession {
             return answerExisting(existing, declaration, request)
         }
         guard context.stores.count < context.limits.maxStores else {
-            return send(error: Self.tooManyStores(context.limits.maxStores), keepAlive: request.keepAlive, headOnly: false)
+            return send(error: .tooManyStores(context.limits.maxStores), keepAlive: request.keepAlive, headOnly: false)
         }
         guard let durability = context.durability else {
             let store: any HostedStore
@@ -31,17 +28,13 @@ extension HTTPSession {
             } catch {
                 return send(error: buildProblem(error, declaration), keepAlive: request.keepAlive, headOnly: false)
             }
-            state = .busy
             return host(store, declaration, request)
         }
         if let failure = durability.failure {  // interval/off: writing fails; nothing new is queued behind it
             return send(error: .storageUnavailable(failure), keepAlive: request.keepAlive, headOnly: false)
         }
         if durability.unservedNames.withLock({ $0.contains(name) }) {
-            return send(error: APIError(
-                status: 409, code: "store_exists",
-                message: "The database holds data of a store \(JSONText.quoted(name)) this server does not serve (\"durable\": false, or no longer configured); pick another name."),
-                keepAlive: request.keepAlive, headOnly: false)
+            return send(error: .storeNotServed(name), keepAlive: request.keepAlive, headOnly: false)
         }
         let state0: [UInt8]
         do {
@@ -50,7 +43,6 @@ extension HTTPSession {
             return send(error: buildProblem(error, declaration), keepAlive: request.keepAlive, headOnly: false)
         }
         // Durable: the store's row (and its version-0 snapshot) is committed before it serves or is announced.
-        state = .busy
         let epoch = StoreHistory.newEpoch()
         let loop = context.loop
         durability.database.createStore(
@@ -60,14 +52,11 @@ extension HTTPSession {
             loop.execute { [self] in
                 switch result {
                 case .failure(let error):
-                    guard state == .busy else { return }
+                    guard isAnswering else { return }
                     if let existing = context.stores[name] {
                         answerExisting(existing, declaration, request)  // a PUT of the same name won the race
                     } else if error.isNameTaken {
-                        send(error: APIError(
-                            status: 409, code: "store_exists",
-                            message: "A store named \(JSONText.quoted(name)) is being created or deleted by another request; retry in a moment."),
-                            keepAlive: request.keepAlive, headOnly: false)
+                        send(error: .storeNameBusy(name), keepAlive: request.keepAlive, headOnly: false)
                     } else {
                         send(error: .notWritten(error), keepAlive: request.keepAlive, headOnly: false)
                     }
@@ -82,7 +71,7 @@ extension HTTPSession {
                     } catch {
                         // Not expected (initialJSON read the same state); never left waiting, and no orphan row.
                         durability.database.deleteStore(id: id) { _ in }
-                        guard state == .busy else { return }
+                        guard isAnswering else { return }
                         send(error: buildProblem(error, declaration), keepAlive: request.keepAlive, headOnly: false)
                         return processNext()
                     }
@@ -95,14 +84,9 @@ extension HTTPSession {
     /// The 400 (or, never for a new store, 500) answer to a store that cannot be built from `declaration`.
     private func buildProblem(_ error: ReducerCatalog.BuildFailure, _ declaration: ServerConfiguration.StoreDeclaration) -> APIError {
         switch error {
-        case .unknownReducer:
-            APIError(
-                status: 400, code: "unknown_reducer",
-                message: "No reducer is named \(JSONText.quoted(declaration.reducer)); known: \(context.catalog.names.joined(separator: ", ")).")
-        case .invalidState(let detail):
-            APIError(status: 400, code: "invalid_state", message: "The state is not a valid \(declaration.reducer) state (\(detail)).")
-        case .unrecoverable(let detail):  // only at recovery; kept exhaustive
-            APIError(status: 500, code: "internal_error", message: "\(detail)")
+        case .unknownReducer: .unknownReducer(declaration.reducer, known: context.catalog.names)
+        case .invalidState(let detail): .invalidState(declaration.reducer, detail)
+        case .unrecoverable(let detail): .internalError("\(detail)")  // only at recovery; kept exhaustive
         }
     }
 
@@ -115,7 +99,7 @@ extension HTTPSession {
         Task {
             await store.start()
             loop.execute { [self] in
-                guard state == .busy || store.persistence != nil else { return }
+                guard isAnswering || store.persistence != nil else { return }
                 let addition = context.stores.add(store, limit: context.limits.maxStores)
                 if case .added = addition {
                     Log.shared.info("store \(name) created (\(declaration.reducer))")
@@ -123,12 +107,12 @@ extension HTTPSession {
                     store.stop {}  // never hosted: another request created the name first, or the table is full
                     if let persistence = store.persistence { persistence.durability.database.deleteStore(id: persistence.storeID) { _ in } }
                 }
-                guard state == .busy else { return }
+                guard isAnswering else { return }
                 switch addition {
                 case .exists(let existing):
                     answerExisting(existing, declaration, request)
                 case .full:
-                    send(error: Self.tooManyStores(context.limits.maxStores), keepAlive: request.keepAlive, headOnly: false)
+                    send(error: .tooManyStores(context.limits.maxStores), keepAlive: request.keepAlive, headOnly: false)
                 case .added:
                     send(Responses.json(201, WireMessage.storeState(store: name, store.read()),
                         fields: [HTTPField(name: "Location", value: "/stores/\(name)")]),
@@ -141,10 +125,7 @@ extension HTTPSession {
 
     private func answerExisting(_ existing: any HostedStore, _ declaration: ServerConfiguration.StoreDeclaration, _ request: HTTPRequest) {
         guard existing.reducerName == declaration.reducer else {
-            return send(error: APIError(
-                status: 409, code: "store_exists",
-                message: "\(JSONText.quoted(existing.name)) exists with reducer \(existing.reducerName); delete it first or pick another name."),
-                keepAlive: request.keepAlive, headOnly: false)
+            return send(error: .storeExists(existing.name, reducer: existing.reducerName), keepAlive: request.keepAlive, headOnly: false)
         }
         send(Responses.json(200, WireMessage.storeState(store: existing.name, existing.read())), keepAlive: request.keepAlive, headOnly: false)
     }
@@ -166,13 +147,12 @@ extension HTTPSession {
             return send(HTTPResponse(status: 204), keepAlive: request.keepAlive, headOnly: false)
         }
         // Durable: after the stop (every batch before it is written), its rows go; 204 once that is committed.
-        state = .busy
         let loop = context.loop
         store.stop {
             fanout.storeDeleted()
             persistence.durability.database.deleteStore(id: persistence.storeID) { error in
                 loop.execute { [self] in
-                    guard state == .busy else { return }
+                    guard isAnswering else { return }
                     if let error {
                         Log.shared.error("store \(name): its data could not be deleted (\(error)); it returns at the next start")
                         send(error: .notWritten(error), keepAlive: request.keepAlive, headOnly: false)
@@ -185,22 +165,12 @@ extension HTTPSession {
         }
     }
 
-    /// 507 (RFC 4918 §11.5): the store limit is reached.
-    private static func tooManyStores(_ limit: Int) -> APIError {
-        APIError(
-            status: 507, code: "too_many_stores",
-            message: "The server hosts its limit of \(limit) stores (limits.maxStores); delete one or raise the limit.")
-    }
-
     /// Reads a PUT body: an object with a string `reducer` and an optional `state`.
     private static func declaration(_ name: String, _ body: [UInt8]) throws(APIError) -> ServerConfiguration.StoreDeclaration {
-        let invalid = APIError(
-            status: 400, code: "invalid_store",
-            message: "Send {\"reducer\":\"<type>\",\"state\":{…}} (state optional) to create a store.")
         guard let object = (try? JSONValue(parsing: body))?.objectValue,  // strict RFC 8259, as every other body
             case .string(let reducer)? = object["reducer"],
             object.keys.allSatisfy({ $0 == "reducer" || $0 == "state" })
-        else { throw invalid }
+        else { throw .invalidStore }
         let state = object["state"].map { $0.serialized() }
         return .init(name: name, reducer: reducer, initialState: state)
     }

@@ -36,6 +36,6 @@ enum PostWait: Equatable {
     }
 
     private static func invalid(_ message: String) -> APIError {
-        APIError(status: 400, code: "invalid_query", message: message)
+        .invalidQuery(message)
     }
 }

@@ -10,7 +10,7 @@ enum ActionErrorMessage {
     static func apiError(for error: any Error, actionTypes: [String], body: [UInt8]? = nil) -> APIError {
         let known = actionTypes.isEmpty ? "" : " This store's action types: \(actionTypes.joined(separator: ", "))."
         func invalid(_ text: String) -> APIError {
-            APIError(status: 400, code: "invalid_action", message: text + known)
+            .invalidAction(text + known)
         }
         switch error {
         case ActionDecodingFailure.missingType:

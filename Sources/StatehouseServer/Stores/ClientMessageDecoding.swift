@@ -39,17 +39,11 @@ enum ClientMessageDecoding {
         }
         // The action's identity for key reuse checks: its type and payload (member order and `meta` do not count).
         // Only a keyed action is ever checked, so only a keyed action pays for hashing its JSON.
-        var fingerprint: UInt64 = 0
-        if id != nil {
-            var hasher = StableFingerprint()
-            hasher.combine((actionValue.objectValue?["type"] ?? .null).serialized(sortedKeys: true))
-            hasher.combine((actionValue.objectValue?["payload"] ?? .null).serialized(sortedKeys: true))
-            fingerprint = hasher.value
-        }
+        let fingerprint = id == nil ? 0 : StableFingerprint.of(action: actionValue)
         return .action(ref: ref, id: id, fingerprint: fingerprint, bind(action))
     }
 
     static func invalidMessage(_ message: String) -> APIError {
-        APIError(status: 400, code: "invalid_message", message: message)
+        .invalidMessage(message)
     }
 }

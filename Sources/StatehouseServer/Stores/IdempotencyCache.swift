@@ -20,7 +20,7 @@ final class IdempotencyCache: @unchecked Sendable {
     }
 
     enum Lookup {
-        /// First time: run it, then call ``complete(_:fingerprint:with:)``.
+        /// First time: run it, then call ``complete(_:with:)``.
         case new
         /// Seen and finished: answer with this.
         case replay(Outcome)

@@ -105,7 +105,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
             }
             if case .array(let elements) = value {
                 guard !elements.isEmpty else {
-                    return .failure(APIError(status: 400, code: "invalid_action", message: "The array holds no action; send at least one."))
+                    return .failure(.invalidAction("The array holds no action; send at least one."))
                 }
                 var actions: [R.Action] = []
                 actions.reserveCapacity(elements.count)

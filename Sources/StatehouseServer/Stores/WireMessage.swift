@@ -29,9 +29,8 @@ enum WireMessage {
     /// The 408 body of a settle wait that timed out: the error and the state at the deadline.
     static func settleTimeout(store: String, _ reply: StateReply, timeout: Duration) -> [UInt8] {
         let ms = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        let message = "The action was reduced but its effects did not finish within \(ms) ms; they keep running. "
-            + "This is the state now; raise timeout_ms or read the store later."
-        return withError(code: "settle_timeout", message: message, store: store, reply)
+        let error = APIError.settleTimeout(ms: ms)
+        return withError(code: error.code, message: error.message, store: store, reply)
     }
 
     /// A stream `state` message:
@@ -81,8 +80,8 @@ enum WireMessage {
         Array("{\"type\":\"event\",\"store\":\(JSONText.quoted(store)),\"event\":".utf8) + fsa + [UInt8(ascii: "}")]
     }
 
-    /// `{"type":"ack","ref":…,"version":…}`.
-    static func ack(ref: String?, version: UInt64) -> [UInt8] {
+    /// `{"type":"ack","ref":…,"version":…}`, with `"replayed":true` when an idempotency key replays it.
+    static func ack(ref: String?, version: UInt64, replayed: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(40 + (ref?.utf8.count ?? 0))
         out.appendLiteral("{\"type\":\"ack\"")
@@ -92,6 +91,7 @@ enum WireMessage {
         }
         out.appendLiteral(",\"version\":")
         out.appendDecimal(version)
+        if replayed { out.appendLiteral(",\"replayed\":true") }
         out.append(UInt8(ascii: "}"))
         return out
     }

@@ -49,6 +49,6 @@ struct StreamRequest: Equatable {
     }
 
     static func invalid(_ message: String) -> APIError {
-        APIError(status: 400, code: "invalid_query", message: message)
+        .invalidQuery(message)
     }
 }

@@ -105,7 +105,7 @@ extension WebSocketSession {
             return reject(nil, "A connection holds at most \(Self.maxSubscriptions) subscriptions.")
         }
         guard access.allows(.read, on: name) else {
-            return sendMessage(WireMessage.error(ref: nil, HTTPSession.forbidden("This token may not read store \(JSONText.quoted(name)).")))
+            return sendMessage(WireMessage.error(ref: nil, .forbidden(.read, store: name)))
         }
         guard let store = context.stores[name] else { return sendMessage(WireMessage.error(ref: nil, .storeNotFound(name))) }
         var fields: [String: String] = [:]
@@ -135,28 +135,27 @@ extension WebSocketSession {
         case .action(let ref, let id, let fingerprint, let action):
             guard access.allows(.write, on: store.name) else {
                 return sendMessage(WireMessage.error(
-                    ref: ref, HTTPSession.forbidden("This token may not write store \(JSONText.quoted(store.name)).")))
+                    ref: ref, .forbidden(.write, store: store.name)))
             }
             actionsInFlight += 1
             if actionsInFlight >= Self.maxActionsInFlight { connection.stopReading() }
             var note: IdempotencyNote?
+            var gate: IdempotencyGate?
             if let id {
-                let lookup = store.idempotency.begin(id, fingerprint: fingerprint, on: context.loop) { [self] outcome in
-                    answered(ref: ref, outcome)
-                }
-                switch lookup {
-                case .new: note = IdempotencyNote.forDurable(store, key: id, fingerprint: fingerprint)
+                let waiter: (IdempotencyCache.Outcome) -> Void = { [self] outcome in answered(ref: ref, outcome, replayed: true) }
+                switch IdempotencyGate.begin(
+                    key: id, field: "id", fingerprint: fingerprint, store: store, on: context.loop, waiter: waiter)
+                {
+                case .run(let started, let journaled):
+                    gate = started
+                    note = journaled
                 case .waiting: return
-                case .replay(let outcome): return answered(ref: ref, outcome)
-                case .conflict:
-                    actionsInFlight -= 1
-                    return sendMessage(WireMessage.error(ref: ref, APIError(
-                        status: 422, code: "idempotency_key_reused",
-                        message: "This id was used for a different action; use a new id for a new action.")))
+                case .replay(let outcome): return answered(ref: ref, outcome, replayed: true)
+                case .refused(let error): return answered(ref: ref, .failed(error))
                 }
             }
             let loop = context.loop
-            let cache = id.map { _ in store.idempotency }  // only keyed actions make a store's cache
+            let started = gate
             action.submit(note: note) { [self] result in
                 loop.execute { [self] in
                     switch result {
@@ -165,21 +164,22 @@ extension WebSocketSession {
                         store.fanout.afterDelivery(of: reply.version, on: loop) { [self] in
                             // This action's ack first, then repeats of its id that waited (on this socket: in send order).
                             acknowledged(ref: ref, version: reply.version)
-                            if let id, let cache { cache.complete(id, with: .reduced(reply)) }
+                            started?.complete(with: .reduced(reply))
                         }
                     case .failure(let error):
                         answered(ref: ref, .failed(error))
-                        if let id, let cache { cache.complete(id, with: .failed(error)) }
+                        started?.complete(with: .failed(error))
                     }
                 }
             }
         }
     }
 
-    /// Answers an action with its outcome: an ack, or an `error` with its `ref` when it was not applied.
-    private func answered(ref: String?, _ outcome: IdempotencyCache.Outcome) {
+    /// Answers an action with its outcome: an ack (`replayed`: an idempotency key's earlier outcome), or an `error`
+    /// with its `ref` when it was not applied.
+    private func answered(ref: String?, _ outcome: IdempotencyCache.Outcome, replayed: Bool = false) {
         switch outcome {
-        case .reduced(let reply), .timedOut(let reply): acknowledged(ref: ref, version: reply.version)
+        case .reduced(let reply), .timedOut(let reply): acknowledged(ref: ref, version: reply.version, replayed: replayed)
         case .failed(let error):
             actionsInFlight -= 1
             guard state == .open else { return }
@@ -188,10 +188,10 @@ extension WebSocketSession {
         }
     }
 
-    private func acknowledged(ref: String?, version: UInt64) {
+    private func acknowledged(ref: String?, version: UInt64, replayed: Bool = false) {
         actionsInFlight -= 1
         guard state == .open else { return }
-        sendMessage(WireMessage.ack(ref: ref, version: version))
+        sendMessage(WireMessage.ack(ref: ref, version: version, replayed: replayed))
         if actionsInFlight == Self.maxActionsInFlight - 1 { updateReading() }
     }
 }

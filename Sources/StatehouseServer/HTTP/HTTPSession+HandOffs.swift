@@ -1,7 +1,23 @@
 import HTTP1
 import WebSocket
 
+/// Streaming hand-offs: the connection leaves HTTP for a WebSocket session (RFC 6455) or a server-sent event stream.
 extension HTTPSession {
+    /// Hands the connection to an SSE stream (`text/event-stream`); the response never ends by itself.
+    func streamEvents(_ request: HTTPRequest, from store: any HostedStore) {
+        let stream: StreamRequest
+        do {
+            stream = try StreamRequest(QueryParameters(request.query), lastEventID: request.fields["Last-Event-ID"])
+        } catch {
+            send(error: error, keepAlive: request.keepAlive, headOnly: false)
+            return
+        }
+        handOff()
+        let session = SSESession(connection: connection, store: store, context: context, channel: stream.channel)
+        context.replace(self, with: session)
+        session.start(resume: stream.resume)
+    }
+
     /// Completes an RFC 6455 opening handshake (§4.2.2) and hands the socket to a ``WebSocketSession``; anything
     /// else is answered as plain HTTP and the connection closed (the bytes after an upgrade request are not HTTP).
     func upgrade(_ request: HTTPRequest, leftover: [UInt8]) {
@@ -32,22 +48,28 @@ extension HTTPSession {
                 return send(error: error, keepAlive: false, headOnly: false)
             }
         }
-        if context.isShuttingDown {
-            let error = APIError(status: 503, code: "shutting_down", message: "The server is shutting down; reconnect later.")
-            return send(error: error, keepAlive: false, headOnly: false)
-        }
+        if context.isShuttingDown { return send(error: .shuttingDownNoUpgrade, keepAlive: false, headOnly: false) }
         let key = request.fields["Sec-WebSocket-Key"] ?? ""
         // A subprotocol is echoed only when the client offered it: `bearer.<token>` carried its credential.
-        let subprotocol = context.auth != nil ? Self.bearerSubprotocol(of: request).map { "Sec-WebSocket-Protocol: \($0)\r\n" } : nil
+        let subprotocol = context.auth != nil ? AccessPolicy.bearerSubprotocol(of: request).map { "Sec-WebSocket-Protocol: \($0)\r\n" } : nil
         let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\(subprotocol ?? "")\r\n"
         connection.write(Array(head.utf8))
         Log.shared.debug("ws \(home?.name ?? "/ws") opened")
-        state = .upgraded
-        endTimer()
+        handOff()
         let session = WebSocketSession(connection: connection, context: context, home: home, access: access)
         context.replace(self, with: session)
         session.start(leftover: leftover, channel: stream?.channel, resume: stream?.resume)
+    }
+
+    /// The RFC 6455 §4.2.1 problem with a would-be handshake, as an API error; nil when it is valid.
+    static func handshakeError(_ request: HTTPRequest) -> APIError? {
+        if request.versionMajor == 1, request.versionMinor < 1 { return .webSocketNeedsHTTP11 }
+        let fields = request.fields.map { (name: $0.name, value: $0.value) }
+        switch WebSocketHandshake.validate(method: request.method, fields: fields) {
+        case .success: return nil
+        case .failure(let failure): return APIError(failure)
+        }
     }
 }
 

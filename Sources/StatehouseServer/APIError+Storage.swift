@@ -1,0 +1,27 @@
+import HTTP1
+
+/// Errors of durable storage (docs/durability.md).
+extension APIError {
+    /// The answer to an action whose batch could not be written (commit mode): 507 when the database is full
+    /// (RFC 4918 §11.5), 503 otherwise.
+    static func notWritten(_ error: any Error) -> APIError {
+        if let error = error as? StorageError, error.isFull {
+            return APIError(
+                status: 507, .storageFull,
+                message: "The store's database is full (storage.maxBytes or the disk), so the action was not applied; "
+                    + "free space or raise the limit, then retry.")
+        }
+        return APIError(
+            status: 503, .storageFailed,
+            message: "The action could not be written to the store's database and was not applied (\(error)); retry later.",
+            fields: [HTTPField(name: "Retry-After", value: "1")])
+    }
+
+    /// The answer while writing fails in `interval` or `off` mode: the store takes no action until it works again.
+    static func storageUnavailable(_ error: StorageError) -> APIError {
+        APIError(
+            status: 503, .storageUnavailable,
+            message: "The server cannot write to its database (\(error)); actions are refused until it can. Retry later.",
+            fields: [HTTPField(name: "Retry-After", value: "1")])
+    }
+}

@@ -1,0 +1,98 @@
+import JSON
+import UVLoop
+
+/// The one path of an action sent with an idempotency key, for both transports: HTTP `POST /stores/{name}/actions`
+/// with `Idempotency-Key`, and WebSocket `{"type":"action","id":…}` (docs/protocol.md, *Idempotent actions*).
+///
+/// 1. ``begin(key:field:fingerprint:store:on:waiter:)`` checks the key (1 to ``maxKeyBytes`` bytes, else 400
+///    `invalid_idempotency_key`) and looks it up in the store's ``IdempotencyCache``: a new key runs (with the note a
+///    durable store journals beside the action); a key whose action is still running waits for its outcome; a
+///    finished one replays it; a key used for a different action is 422 `idempotency_key_reused`.
+/// 2. The transport submits a new key's action, answers its outcome, then calls ``complete(with:)``: that records
+///    the outcome (a failure — not applied — forgets the key, so a retry runs it) and gives the duplicates that
+///    waited the same outcome.
+///
+/// An action's identity is its `type` and `payload` as JSON values (``StableFingerprint/combine(action:)``), the
+/// same on both transports, so a key sent over HTTP and retried over WebSocket (or the other way) names the same
+/// action; on HTTP each action of a batch counts, in order, and so does `wait=settled` with its timeout.
+///
+/// ## Thread safety
+/// A value; ``complete(with:)`` runs on the loop the key began on (the cache is Sendable).
+struct IdempotencyGate: Sendable {
+    /// The longest key taken, in UTF-8 bytes (a key is kept in memory and on disk for its TTL).
+    static let maxKeyBytes = 255
+
+    let key: String
+    let cache: IdempotencyCache
+
+    /// What to do with a keyed action.
+    enum Start {
+        /// A new key: submit the action (with `note`), answer its outcome, then call ``complete(with:)``.
+        case run(IdempotencyGate, note: IdempotencyNote?)
+        /// The key's first action is still running: the waiter will be called (on this loop) with its outcome.
+        case waiting
+        /// The key's first action finished: answer with this outcome again, marked as a replay.
+        case replay(IdempotencyCache.Outcome)
+        /// Not applied: answer with this error (400 `invalid_idempotency_key`, 422 `idempotency_key_reused`).
+        case refused(APIError)
+    }
+
+    /// Looks `key` up for an action whose identity is `fingerprint`.
+    ///
+    /// - Parameters:
+    ///   - field: How the transport names the key, for messages: `Idempotency-Key` or `id`.
+    ///   - waiter: Called on `loop` with the first action's outcome, only when the answer is ``Start/waiting``.
+    static func begin(
+        key: String, field: String, fingerprint: UInt64, store: any HostedStore, on loop: EventLoop,
+        waiter: @escaping (IdempotencyCache.Outcome) -> Void
+    ) -> Start {
+        guard (1...maxKeyBytes).contains(key.utf8.count) else {
+            return .refused(.invalidIdempotencyKey(field: field, maxBytes: maxKeyBytes))
+        }
+        let cache = store.idempotency  // only keyed actions make a store's cache
+        switch cache.begin(key, fingerprint: fingerprint, on: loop, waiter: waiter) {
+        case .new:
+            return .run(
+                IdempotencyGate(key: key, cache: cache), note: IdempotencyNote.forDurable(store, key: key, fingerprint: fingerprint))
+        case .waiting: return .waiting
+        case .replay(let outcome): return .replay(outcome)
+        case .conflict: return .refused(.idempotencyKeyReused(field: field))
+        }
+    }
+
+    /// Records the outcome of the key's action (after its own answer) and answers the duplicates that waited.
+    func complete(with outcome: IdempotencyCache.Outcome) {
+        cache.complete(key, with: outcome)
+    }
+}
+
+extension StableFingerprint {
+    /// Adds an action's identity: its `type` and `payload` as JSON values (keys sorted, no whitespace; `meta` and
+    /// member order do not count).
+    mutating func combine(action: JSONValue) {
+        combine((action.objectValue?["type"] ?? .null).serialized(sortedKeys: true))
+        combine((action.objectValue?["payload"] ?? .null).serialized(sortedKeys: true))
+    }
+
+    /// The identity of one action (a WebSocket `action` message's `action`).
+    static func of(action: JSONValue) -> UInt64 {
+        var hasher = StableFingerprint()
+        hasher.combine(action: action)
+        return hasher.value
+    }
+
+    /// The identity of a `POST …/actions`: its body (one action — the same as ``of(action:)`` — or an array, each
+    /// action in order) and its wait (`wait=settled` with its timeout).
+    static func of(post body: [UInt8], wait: PostWait) -> UInt64 {
+        var hasher = StableFingerprint()
+        let value = try? JSONValue(parsing: body)  // valid: the store prepared the action from it already
+        if case .array(let actions)? = value {
+            hasher.combine([UInt8(ascii: "[")])
+            for action in actions { hasher.combine(action: action) }
+        } else {
+            hasher.combine(action: value ?? .null)
+        }
+        if case .settled(let timeout) = wait { hasher.combine(Array("wait=settled;timeout=\(timeout)".utf8)) }
+        return hasher.value
+    }
+}

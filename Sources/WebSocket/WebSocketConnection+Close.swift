@@ -39,7 +39,7 @@ extension WebSocketConnection {
         switch timer {
         case .close:
             guard lifecycle == .closeSent || lifecycle == .awaitingEOF else { return }
-            enterClosed(afterWrites: false, cause: .closeTimedOut, into: &actions)
+            enterClosed(afterWrites: false, cause: .closeTimedOut, fired: .close, into: &actions)
         case .keepAlive:
             keepAlive.isArmed = false
             guard lifecycle == .open else { return }
@@ -63,9 +63,11 @@ extension WebSocketConnection {
         }
     }
 
-    /// Moves to `closed`: stops the timers that may run, then the close itself.
-    mutating func enterClosed(afterWrites: Bool, cause: CloseCause, into actions: inout [Action]) {
-        if lifecycle == .closeSent || lifecycle == .awaitingEOF { actions.append(.cancelTimer(.close)) }
+    /// Moves to `closed`: stops the timers that may still run (not `fired`, the one that just fired), then the close.
+    mutating func enterClosed(
+        afterWrites: Bool, cause: CloseCause, fired: Timer? = nil, into actions: inout [Action]
+    ) {
+        if lifecycle == .closeSent || lifecycle == .awaitingEOF, fired != .close { actions.append(.cancelTimer(.close)) }
         cancelKeepAlive(into: &actions)
         lifecycle = .closed
         reader.finish()

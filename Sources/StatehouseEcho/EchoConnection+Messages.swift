@@ -6,6 +6,7 @@ import WebSocket
 extension EchoConnection {
     /// Feeds the bytes to the machine one delivered message at a time and carries out its actions.
     func receivedFrames(_ bytes: UnsafeRawBufferPointer) {
+        connection.loop.assertInLoop()
         var offset = 0
         repeat {
             var actions: [WebSocketConnection.Action] = []

@@ -6,6 +6,7 @@ extension WebSocketSession {
     /// Bytes from the socket: the machine reads them one delivered message at a time (so the answer to a message is
     /// written before the next is looked at); then, while write-paused, reading stops until writable again.
     func received(_ bytes: UnsafeRawBufferPointer) {
+        context.loop.assertInLoop()
         let now = context.loop.now
         var offset = 0
         repeat {

@@ -28,7 +28,8 @@
 ///            │              └─client──▶ awaitingEOF
 ///            └──close timer / peer EOF / protocol error──▶ closed
 /// ```
-/// Data messages are delivered and may be sent only while `open`; Pings are answered until `closed`.
+/// Data messages are delivered and may be sent only while `open`; Pings are answered while `open` or `closeSent`
+/// (after the peer's Close nothing more is read, §5.5.1).
 ///
 /// Reading: ``read(_:from:now:into:)`` stops after each delivered message, so what the app does with it (sending,
 /// closing) happens before the next frame is looked at, exactly as if messages arrived one by one.

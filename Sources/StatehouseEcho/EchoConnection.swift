@@ -6,9 +6,11 @@ import WebSocket
 ///
 /// Lifecycle (explicit, see ``Phase``):
 /// ```
-/// http ──valid handshake (101)──▶ webSocket ──peer Close (echoed) / protocol error (Close 1002/1007/1009)──▶ closed
+/// http ──valid handshake (101)──▶ webSocket ──the machine closes the socket (peer Close echoed, protocol error,
+///   │                                          peer EOF; see `WebSocketConnection`)──────────────────────────▶ closed
 ///   └──plain request, bad handshake or unparsable bytes (4xx, connection closed)────────────────────────────▶ closed
 /// ```
+/// In `webSocket`, every RFC 6455 rule is the `WebSocketConnection` machine's (server role, no keep-alive).
 /// The connection and this object reference each other through the connection's callbacks; the cycle ends when the
 /// socket closes, since `TCPConnection` drops its callbacks then.
 ///
@@ -18,7 +20,7 @@ final class EchoConnection {
     enum Phase {
         /// Reading HTTP/1.1 requests until the upgrade.
         case http
-        /// Echoing WebSocket messages.
+        /// Echoing WebSocket messages (the machine's lifecycle runs inside this phase).
         case webSocket
         /// A Close was sent (or the connection failed); input is ignored while TCP closes.
         case closed
@@ -26,13 +28,14 @@ final class EchoConnection {
 
     let connection: TCPConnection
     let parser = HTTPRequestParser(limits: HTTPParserLimits(maxHeaderBytes: 16 << 10, maxBodyBytes: 64 << 10))
-    var reader: WebSocketReader
+    /// The RFC 6455 state machine, the same the Statehouse server runs.
+    var machine: WebSocketConnection
     var phase = Phase.http
 
     /// Wraps an accepted connection; `maxMessageBytes` bounds each WebSocket message (RFC 6455 §7.4.1, 1009).
     init(connection: TCPConnection, maxMessageBytes: Int) {
         self.connection = connection
-        reader = WebSocketReader(role: .server, maxMessageBytes: maxMessageBytes)
+        machine = WebSocketConnection(role: .server, configuration: .init(maxMessageBytes: maxMessageBytes))
     }
 
     /// Installs the callbacks and starts reading.
@@ -50,11 +53,17 @@ final class EchoConnection {
         }
     }
 
-    /// The peer sent FIN (or the socket failed): a half-read request is answered 400, then TCP closes.
+    /// The peer sent FIN (or the socket failed): a half-read request is answered 400, then TCP closes; in WebSocket
+    /// the machine decides (it closes).
     private func peerEnded() {
-        if phase == .http { handle(parser.finish()) }
-        phase = .closed
-        connection.close()
+        switch phase {
+        case .http:
+            handle(parser.finish())
+            phase = .closed
+            connection.close()
+        case .webSocket: webSocketEnded()
+        case .closed: connection.close()
+        }
     }
 
     /// Handles the first decisive HTTP event; everything after it is ignored.

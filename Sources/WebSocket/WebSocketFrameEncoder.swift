@@ -11,26 +11,37 @@ public enum WebSocketFrameEncoder {
         opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, fin: Bool = true,
         maskingKey: (UInt8, UInt8, UInt8, UInt8)? = nil
     ) -> [UInt8] {
-        let headerCount = headerLength(payloadLength: payload.count) + (maskingKey == nil ? 0 : 4)
-        let total = headerCount + payload.count
+        let total = frameLength(payloadLength: payload.count, masked: maskingKey != nil)
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
-            guard let base = raw.baseAddress else { return }
-            var offset = writeHeader(opcode: opcode, payloadLength: payload.count, fin: fin, to: base)
-            if let maskingKey {
-                base.storeBytes(of: base.load(fromByteOffset: 1, as: UInt8.self) | 0x80, toByteOffset: 1, as: UInt8.self)
-                withUnsafeBytes(of: maskingKey) { key in
-                    UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + 4)]).copyMemory(from: key)
-                }
-                offset += 4
-            }
-            let body = UnsafeMutableRawBufferPointer(rebasing: raw[offset..<total])
-            body.copyMemory(from: payload)
-            if let maskingKey {
-                WebSocketMasking.apply(key: maskingKey, offset: 0, to: body)
-            }
-            initialized = total
+            guard let base = buffer.baseAddress else { return }
+            initialized = encode(opcode: opcode, payload: payload, fin: fin, maskingKey: maskingKey, to: base)
         }
+    }
+
+    /// Bytes of a whole frame with this payload: header (2, 4 or 10, §5.2), the masking key when masked (4), payload.
+    /// - Parameter payloadLength: bytes, ≥ 0.
+    public static func frameLength(payloadLength: Int, masked: Bool) -> Int {
+        headerLength(payloadLength: payloadLength) + (masked ? 4 : 0) + payloadLength
+    }
+
+    /// Writes one whole frame at `to`, which has room for ``frameLength(payloadLength:masked:)`` bytes: the header
+    /// (mask bit and key when `maskingKey` is given, §5.2–§5.3), then the payload, masked in the copy.
+    /// - Returns: the bytes written, `frameLength(payloadLength: payload.count, masked: maskingKey != nil)`.
+    @discardableResult
+    public static func encode(
+        opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, fin: Bool = true,
+        maskingKey: (UInt8, UInt8, UInt8, UInt8)? = nil, to base: UnsafeMutableRawPointer
+    ) -> Int {
+        var offset = writeHeader(opcode: opcode, payloadLength: payload.count, fin: fin, to: base)
+        if let maskingKey {
+            base.storeBytes(of: base.load(fromByteOffset: 1, as: UInt8.self) | 0x80, toByteOffset: 1, as: UInt8.self)
+            withUnsafeBytes(of: maskingKey) { key in (base + offset).copyMemory(from: key.baseAddress!, byteCount: 4) }
+            offset += 4
+        }
+        let body = UnsafeMutableRawBufferPointer(start: base + offset, count: payload.count)
+        if let source = payload.baseAddress, !payload.isEmpty { body.baseAddress!.copyMemory(from: source, byteCount: payload.count) }
+        if let maskingKey { WebSocketMasking.apply(key: maskingKey, offset: 0, to: body) }
+        return offset + payload.count
     }
 
     /// One whole frame from an array payload; see `frame(opcode:payload:fin:maskingKey:)` for the raw-buffer form.

@@ -1,12 +1,12 @@
 extension WebSocketReader {
     /// Moves payload bytes of the current `frame` from `bytes[index...]` into the message or control buffer,
     /// unmasking (and for text, UTF-8 checking) them; when the frame is complete, finishes it.
-    /// - Returns: false when the input ran out before the frame was complete.
+    /// - Returns: whether the input ran out first, the frame was a non-final fragment, or what it completed.
     /// - Throws: 1007 on invalid UTF-8; whatever `finishFrame` throws.
-    mutating func consumePayload(
-        _ bytes: UnsafeRawBufferPointer, at index: inout Int, into messages: inout [WebSocketMessage]
-    ) throws(WebSocketFailure) -> Bool {
-        guard let header = frame else { return true }
+    mutating func consumePayload(_ bytes: UnsafeRawBufferPointer, at index: inout Int) throws(WebSocketFailure)
+        -> PayloadStep
+    {
+        guard let header = frame else { return .fragment }
         let take = min(header.payloadLength - frameConsumed, bytes.count - index)
         if take > 0 {
             let chunk = UnsafeRawBufferPointer(rebasing: bytes[index..<(index + take)])
@@ -28,10 +28,20 @@ extension WebSocketReader {
             index += take
             frameConsumed += take
         }
-        guard frameConsumed == header.payloadLength else { return false }
+        guard frameConsumed == header.payloadLength else { return .needMoreInput }
         frame = nil
-        try finishFrame(header, into: &messages)
-        return true
+        guard let output = try finishFrame(header) else { return .fragment }
+        return .complete(output)
+    }
+
+    /// What one ``consumePayload(_:at:)`` call got to.
+    enum PayloadStep {
+        /// The input ended inside the frame.
+        case needMoreInput
+        /// The frame ended but completed nothing (a fragment before the final one).
+        case fragment
+        /// The frame completed a message or was a control frame.
+        case complete(Output)
     }
 
     /// Appends `chunk` to `buffer` and unmasks the appended bytes in place.
@@ -46,49 +56,45 @@ extension WebSocketReader {
         }
     }
 
-    /// Emits what a complete frame finishes: a control message, or the whole data message on FIN.
+    /// What a complete frame finishes: a control message, or the whole data message on FIN (nil before FIN).
     /// - Throws: for Close frames, see `closeMessage()`; 1007 for a text message ending mid-sequence.
-    private mutating func finishFrame(_ header: WebSocketFrameHeader, into messages: inout [WebSocketMessage])
-        throws(WebSocketFailure)
-    {
+    private mutating func finishFrame(_ header: WebSocketFrameHeader) throws(WebSocketFailure) -> Output? {
         switch header.opcode {
         case .ping:
-            messages.append(.ping(controlBytes))
-            controlBytes.removeAll(keepingCapacity: true)
+            defer { controlBytes.removeAll(keepingCapacity: true) }
+            return .ping(controlBytes)
         case .pong:
-            messages.append(.pong(controlBytes))
-            controlBytes.removeAll(keepingCapacity: true)
+            defer { controlBytes.removeAll(keepingCapacity: true) }
+            return .pong(controlBytes)
         case .close:
-            messages.append(try closeMessage())
+            let close = try closeMessage()
             finish()
+            return close
         case .text, .binary, .continuation:
-            guard header.fin else { return }
-            messages.append(try dataMessage())
+            guard header.fin else { return nil }
+            return try dataMessage()
         }
     }
 
-    /// The completed text or binary message; resets message state.
+    /// The completed text or binary message, its buffer handed over (not copied); resets message state.
     /// - Throws: 1007 when a text message ends inside a UTF-8 sequence.
-    private mutating func dataMessage() throws(WebSocketFailure) -> WebSocketMessage {
+    private mutating func dataMessage() throws(WebSocketFailure) -> Output {
         defer { messageOpcode = nil }
-        guard messageOpcode == .text else {
-            let payload = messageBytes
-            messageBytes = []
-            return .binary(payload)
+        if messageOpcode == .text {
+            guard textValidator.isAtBoundary else {
+                throw WebSocketFailure(
+                    closeCode: .invalidFramePayloadData, reason: "Text message ends inside a UTF-8 sequence.")
+            }
+            textValidator.reset()
         }
-        guard textValidator.isAtBoundary else {
-            throw WebSocketFailure(
-                closeCode: .invalidFramePayloadData, reason: "Text message ends inside a UTF-8 sequence.")
-        }
-        let text = String(decoding: messageBytes, as: UTF8.self)
-        messageBytes.removeAll(keepingCapacity: messageBytes.capacity <= 65_536)
-        textValidator.reset()
-        return .text(text)
+        var payload: [UInt8] = []
+        swap(&payload, &messageBytes)
+        return messageOpcode == .text ? .text(payload) : .binary(payload)
     }
 
     /// Decodes the Close payload in `controlBytes` (§5.5.1, §7.4).
     /// - Throws: 1002 for a 1-byte payload or a code that is not sendable; 1007 for a reason that is not UTF-8.
-    private func closeMessage() throws(WebSocketFailure) -> WebSocketMessage {
+    private func closeMessage() throws(WebSocketFailure) -> Output {
         if controlBytes.isEmpty { return .close(code: nil, reason: "") }
         guard controlBytes.count >= 2 else { throw Self.protocolError("Close payload of 1 byte has no full code.") }
         let code = UInt16(controlBytes[0]) << 8 | UInt16(controlBytes[1])

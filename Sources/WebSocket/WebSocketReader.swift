@@ -52,20 +52,56 @@ public struct WebSocketReader: Sendable {
     /// Nothing is kept pointing into `bytes` after the call returns.
     public mutating func read(_ bytes: UnsafeRawBufferPointer) -> WebSocketReadResult {
         var result = WebSocketReadResult()
-        guard !isFinished else { return result }
         var index = 0
         do {
-            while !isFinished {
-                if frame == nil {
-                    guard try consumeHeader(bytes, at: &index) else { break }
+            while let output = try next(bytes, at: &index) {
+                switch output {
+                case .text(let payload): result.messages.append(.text(String(decoding: payload, as: UTF8.self)))
+                case .binary(let payload): result.messages.append(.binary(payload))
+                case .ping(let payload): result.messages.append(.ping(payload))
+                case .pong(let payload): result.messages.append(.pong(payload))
+                case .close(let code, let reason): result.messages.append(.close(code: code, reason: reason))
                 }
-                guard try consumePayload(bytes, at: &index, into: &result.messages) else { break }
             }
         } catch {
             result.failure = error
-            finish()
         }
         return result
+    }
+
+    /// What ``next(_:at:)`` completed: like ``WebSocketMessage``, but a text message stays the checked UTF-8 bytes
+    /// it arrived as (no `String` is made; ``WebSocketConnection`` delivers bytes).
+    enum Output {
+        case text([UInt8])
+        case binary([UInt8])
+        case ping([UInt8])
+        case pong([UInt8])
+        case close(code: UInt16?, reason: String)
+    }
+
+    /// Consumes `bytes[index...]` up to the end of the next complete message or control frame and returns it, or
+    /// nil when the input ran out first (or the reader is finished: then `index` is moved to the end, the input
+    /// ignored). After a `.close`, the reader is finished.
+    /// - Throws: the first protocol violation (1002, 1007 or 1009); the reader is finished then.
+    mutating func next(_ bytes: UnsafeRawBufferPointer, at index: inout Int) throws(WebSocketFailure) -> Output? {
+        do {
+            while !isFinished {
+                if frame == nil {
+                    guard try consumeHeader(bytes, at: &index) else { return nil }
+                }
+                switch try consumePayload(bytes, at: &index) {
+                case .needMoreInput: return nil
+                case .fragment: continue
+                case .complete(let output): return output
+                }
+            }
+        } catch {
+            finish()
+            index = bytes.count
+            throw error
+        }
+        index = bytes.count
+        return nil
     }
 
     /// Stops reading for good and drops buffered data.

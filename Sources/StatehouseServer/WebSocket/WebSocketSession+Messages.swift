@@ -1,75 +1,80 @@
 import UVLoop
 import WebSocket
 
+/// The adapter between the socket and the `WebSocketConnection` machine: events in, actions carried out.
 extension WebSocketSession {
+    /// Bytes from the socket: the machine reads them one delivered message at a time (so the answer to a message is
+    /// written before the next is looked at); then, while write-paused, reading stops until writable again.
     func received(_ bytes: UnsafeRawBufferPointer) {
-        guard state == .open || state == .closing else { return }
-        let result = reader.read(bytes)
-        for message in result.messages {
-            handle(message)
-            if state == .closed { return }
-        }
-        if let failure = result.failure { return fail(failure) }
+        context.loop.assertInLoop()
+        let now = context.loop.now
+        var offset = 0
+        repeat {
+            var actions: [WebSocketConnection.Action] = []
+            machine.read(bytes, from: &offset, now: now, into: &actions)
+            carryOut(actions)
+        } while offset < bytes.count
         if state == .open, connection.isWritePaused { connection.stopReading() }  // until writable again
     }
 
-    private func handle(_ message: WebSocketMessage) {
+    /// Feeds one event to the machine and carries out its actions.
+    func perform(_ event: (inout WebSocketConnection, inout [WebSocketConnection.Action]) -> Void) {
+        var actions: [WebSocketConnection.Action] = []
+        event(&machine, &actions)
+        carryOut(actions)
+    }
+
+    /// Carries out the machine's actions in order.
+    func carryOut(_ actions: [WebSocketConnection.Action]) {
+        for action in actions {
+            switch action {
+            case .write(let frame): connection.write(frame)
+            case .deliver(let message): handle(message)
+            case .resumeReading: connection.startReading()
+            case .armTimer(let timer, let ms): arm(timer, afterMs: ms)
+            case .cancelTimer(.keepAlive): keepAlive?.stop()
+            case .cancelTimer(.close): closeTimer?.stop()
+            case .close(let afterWrites, let cause):
+                logClose(cause)
+                if afterWrites { connection.closeAfterWrites() } else { connection.close() }
+            }
+        }
+    }
+
+    /// A message the machine delivered (only while open): text is a client message, binary is refused.
+    private func handle(_ message: WebSocketConnection.Message) {
         switch message {
         case .text(let text):
-            guard state == .open else { return }
-            handleText(Array(text.utf8))
+            handleText(text)
         case .binary:
-            guard state == .open else { return }
             sendMessage(WireMessage.error(ref: nil, ClientMessageDecoding.invalidMessage(
                 "Send messages as text frames holding one JSON object; binary messages are not read.")))
-        case .ping(let payload):
-            connection.write(WebSocketFrameEncoder.frame(opcode: .pong, payload: payload))
-        case .pong:
+        }
+    }
+
+    private func logClose(_ cause: WebSocketConnection.CloseCause) {
+        switch cause {
+        case .peerClosed(let code):
+            Log.shared.debug("ws \(label) closed by the client (code \(code.map(String.init) ?? "none"))")
+        case .failed(let failure):
+            Log.shared.info("ws \(label) failed: close \(failure.closeCode.rawValue) (\(failure.reason))")
+        case .noPong:
+            Log.shared.info("ws \(label) dropped: no answer to a ping within \(context.timeouts.pongTimeoutMs) ms")
+        case .closeTimedOut, .peerEnded:
             break
-        case .close(let code, _):
-            peerClosed(code: code)
         }
     }
 
     /// Names the connection in logs: its store, or `/ws`.
     var label: String { home?.name ?? "/ws" }
 
+    /// Sends one JSON message as a text frame (RFC 6455 §5.6), framed straight into the write buffer; dropped once
+    /// the connection is closing (no data after a Close, §5.5.1).
     func sendMessage(_ json: [UInt8]) {
-        connection.write(WebSocketFrames.text(json))
-    }
-
-    /// The peer's Close (§5.5.1): echo it and close, or, if we sent ours first, this completes the handshake.
-    private func peerClosed(code: UInt16?) {
-        Log.shared.debug("ws \(label) closed by the client (code \(code.map(String.init) ?? "none"))")
-        if state == .open {
-            let payload = code.map { WebSocketFrameEncoder.closePayload(code: WebSocketCloseCode(rawValue: $0), reason: "") } ?? []
-            connection.write(WebSocketFrameEncoder.frame(opcode: .close, payload: payload))
-            state = .closed
-            connection.closeAfterWrites()
-        } else {
-            state = .closed
-            connection.close()
+        guard machine.mayWriteData else { return }
+        let buffer = OutboundBuffer(count: machine.frameLength(payloadCount: json.count)) { base in
+            json.withUnsafeBytes { machine.encodeFrame(.text, payload: $0, to: base) }
         }
-    }
-
-    /// Fails the connection (§7.1.7): Close with the failure's code, then close TCP once it is written.
-    func fail(_ failure: WebSocketFailure) {
-        guard state == .open || state == .joining || state == .closing else { return }
-        Log.shared.info("ws \(label) failed: close \(failure.closeCode.rawValue) (\(failure.reason))")
-        let payload = WebSocketFrameEncoder.closePayload(code: failure.closeCode, reason: failure.reason)
-        connection.write(WebSocketFrameEncoder.frame(opcode: .close, payload: payload))
-        state = .closed
-        connection.closeAfterWrites()
-    }
-
-    /// Starts the closing handshake from our side and waits up to 1 s for the peer's Close.
-    func startClosing(_ code: WebSocketCloseCode, reason: String) {
-        let payload = WebSocketFrameEncoder.closePayload(code: code, reason: reason)
-        connection.write(WebSocketFrameEncoder.frame(opcode: .close, payload: payload))
-        state = .closing
-        connection.startReading()
-        let timer = LoopTimer(loop: context.loop)
-        closeTimer = timer
-        timer.start(delayMs: 1000) { [weak self] in self?.connection.close() }
+        connection.write(buffer)
     }
 }

@@ -27,10 +27,12 @@ $(PYTHON_STAMP): Tests/Python/requirements.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r Tests/Python/requirements.txt
 	@touch $@
 
-# Unit and integration tests (Swift Testing; XCTest is unused), then a plain "N passed, M failed" line.
+# First scripts/check-architecture (docs/architecture.md's module graph against Package.swift and the imports; under a
+# second), then unit and integration tests (Swift Testing; XCTest is unused), then a plain "N passed, M failed" line.
 # SWIFTFLAGS adds build flags (.ci/run passes -Xswiftc -warnings-as-errors).
 SWIFTFLAGS ?=
 test: bootstrap venv
+	@SWIFT=$(SWIFT) scripts/check-architecture
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
 	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFTFLAGS) 2>&1 | tee .build/test-output.txt; status=$$?; \
 	  scripts/test-summary .build/test-output.txt; exit $$status

@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "StatehouseServerTests",
             dependencies: [
-                "StatehouseServer", "Statehouse", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop", "JSON", "SQLite",
+                "StatehouseServer", "Statehouse", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop", "JSON", "SQLite", "WebSocket",
             ],
             swiftSettings: strict
         ),

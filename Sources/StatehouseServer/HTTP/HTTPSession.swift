@@ -73,9 +73,10 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         connection.onEnd = { [unowned self] _ in peerEnded() }
         connection.writeLimits = context.writeLimits
         connection.onWritable = { [unowned self] in writable() }
-        // Captures no session (kept by the WebSocket or SSE session this connection may become).
-        connection.onWriteStall = { [logger = context.logger, id = connectionID] unsent in
-            logger.info(
+        // Captures no session: kept by the WebSocket or SSE session this connection may become. (Its context, 32
+        // bytes, is the one allocation per connection logging costs.)
+        connection.onWriteStall = { [context, id = connectionID] unsent in
+            context.logger.info(
                 "connection closed: the client read nothing for timeouts.writeStallMs with \(unsent) bytes unsent",
                 metadata: ["conn": String(id)])
         }

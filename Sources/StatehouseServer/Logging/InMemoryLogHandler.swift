@@ -63,7 +63,8 @@ public final class InMemoryLogHandler: LogHandler {
     public func removeAll() { state.withLock { $0.records.removeAll() } }
 
     /// The first record, already kept or still to come, that satisfies `predicate`; nil when none has come within
-    /// `timeout`. Returns as soon as the record is logged (no polling).
+    /// `timeout`. Returns as soon as the record is logged (no polling). `predicate` runs under the handler's lock, on
+    /// the logging thread: it must not log to this handler.
     public func waitForRecord(
         timeout: Duration = .seconds(10), where predicate: @escaping @Sendable (LogRecord) -> Bool
     ) async -> LogRecord? {

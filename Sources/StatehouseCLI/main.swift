@@ -139,9 +139,18 @@ do {
 if let host { configuration.host = host }
 if let port { configuration.port = port }
 
+/// STATEHOUSE_LOG: the level of the lines on standard error (default info; a bad value is warned about, then info).
+let logSetting = ProcessInfo.processInfo.environment["STATEHOUSE_LOG"]
+let logger = Logger(level: logSetting.flatMap(Logger.Level.init(name:)) ?? .info, handler: StandardErrorLogHandler())
+if let logSetting, Logger.Level(name: logSetting) == nil {
+    logger.warning("STATEHOUSE_LOG=\(logSetting) is not a level; using info (levels: debug, info, warning, error)")
+}
+
 let server: Server
 do {
-    server = try Server(configuration: configuration, catalog: ReducerCatalog(registering: Demo.reducers), configurationPath: configPath)
+    server = try Server(
+        configuration: configuration, catalog: ReducerCatalog(registering: Demo.reducers), logger: logger,
+        configurationPath: configPath)
 } catch let error as ConfigurationError {
     fail(error.description, code: 2)
 } catch {

@@ -9,7 +9,7 @@ import UVLoop
 /// `"pool"`, on Swift's concurrency pool. Effects run on the pool.
 ///
 /// ```swift
-/// let server = try Server(configuration: config, catalog: catalog)
+/// let server = try Server(configuration: config, catalog: catalog)   // logs to stderr at .info
 /// let port = try server.start()        // listening now
 /// server.shutdown()                    // graceful; returns when the loop has ended
 /// ```
@@ -28,24 +28,36 @@ public final class Server: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// Connections being refused (a `503` on its way): each holds a file descriptor until its client closes.
     private let refusing = ConnectionGauge()
-    private let refusals = RateLimitedLog()
-    private let acceptFailures = RateLimitedLog()
+    private let refusals: RateLimitedLog
+    private let acceptFailures: RateLimitedLog
+    /// Where the server's log lines go; sessions, stores and storage get it (with their metadata) from here.
+    let logger: Logger
     private let lifecycle = NSLock()
     private var phase: Phase = .created
 
     private enum Phase { case created, running, stopping, stopped }
 
     /// Builds the stores of `configuration` from `catalog` (not started yet).
-    /// - Parameter configurationPath: names the file in errors.
+    /// - Parameters:
+    ///   - logger: where every log line of the server goes: start and shutdown, stores (metadata `store`),
+    ///     connections (metadata `conn`, a number unique within this server), storage. Default: standard error
+    ///     (``StandardErrorLogHandler``) at `.info`.
+    ///   - configurationPath: names the file in errors.
     /// - Throws: ``ConfigurationError`` for an unknown reducer or an initial state the reducer cannot decode, or naming
     ///   the database file when it cannot be opened or a store in it cannot be recovered; `UVError` if the event loop
     ///   cannot be created.
-    public init(configuration: ServerConfiguration, catalog: ReducerCatalog, configurationPath: String = "configuration") throws {
+    public init(
+        configuration: ServerConfiguration, catalog: ReducerCatalog, logger: Logger = Logger(),
+        configurationPath: String = "configuration"
+    ) throws {
         self.configuration = configuration
+        self.logger = logger
+        refusals = RateLimitedLog(logger: logger)
+        acceptFailures = RateLimitedLog(logger: logger)
         // The database first: one that cannot be opened, or a store in it that cannot be recovered, stops the start.
         durability = try configuration.storage.map { storage throws(ConfigurationError) in
             do {
-                return StoreDurability(database: try StoreDatabase.open(storage))
+                return StoreDurability(database: try StoreDatabase.open(storage, logger: logger), logger: logger)
             } catch {
                 throw ConfigurationError(path: storage.path, location: "", problem: "cannot open the database (\(error))")
             }
@@ -54,7 +66,8 @@ public final class Server: @unchecked Sendable {
         let executors: [any StoreExecutor] = configuration.storeExecutor == .loop ? loops : []
         let built: [any HostedStore]
         do {
-            built = try catalog.makeStores(for: configuration, path: configurationPath, executors: executors, durability: durability)
+            built = try catalog.makeStores(
+                for: configuration, path: configurationPath, executors: executors, durability: durability, logger: logger)
         } catch {
             durability?.database.close()
             throw error
@@ -62,14 +75,15 @@ public final class Server: @unchecked Sendable {
         stores = Dictionary(uniqueKeysWithValues: built.map { ($0.name, $0) })
         let registry = StoreRegistry(stores)
         let connections = ConnectionGauge()
-        contexts = loops.map { [durability] loop in
+        let loopCount = loops.count
+        contexts = loops.enumerated().map { [durability] index, loop in
             ServerContext(
                 loop: loop, configuration: configuration, catalog: catalog, stores: registry, connections: connections,
-                durability: durability)
+                durability: durability, logger: logger, loopIndex: index, loopCount: loopCount)
         }
         if let storage = configuration.storage {
             let durable = built.filter { $0.persistence != nil }.count
-            Log.shared.info("storage \(storage.path): sync \(storage.sync.rawValue), \(durable) durable store(s) recovered or created")
+            logger.info("storage \(storage.path): sync \(storage.sync.rawValue), \(durable) durable store(s) recovered or created")
         }
     }
 
@@ -102,7 +116,7 @@ public final class Server: @unchecked Sendable {
             throw error
         }
         let names = stores.keys.sorted().joined(separator: ", ")
-        Log.shared.info(
+        logger.info(
             "serving \(stores.count) store(s) [\(names)] on \(configuration.host):\(port) with \(loops.count) event loop(s), "
                 + "stores on the \(configuration.storeExecutor == .loop ? "loops" : "pool"), "
                 + "at most \(connectionLimit) connections")
@@ -114,10 +128,10 @@ public final class Server: @unchecked Sendable {
     private func admittedConnections() -> Int {
         let configured = configuration.limits.maxConnections
         guard let fds = FileDescriptorLimit.raised() else { return configured }
-        Log.shared.debug("file descriptor limit (RLIMIT_NOFILE): soft \(fds.softBefore) → \(fds.soft), hard \(fds.hard)")
+        logger.debug("file descriptor limit (RLIMIT_NOFILE): soft \(fds.softBefore) → \(fds.soft), hard \(fds.hard)")
         let room = fds.connectionLimit(eventLoops: loops.count)
         guard configured > room else { return configured }
-        Log.shared.warning(
+        logger.warning(
             "limits.maxConnections is \(configured), but the file descriptor limit (ulimit -n \(fds.soft), hard "
                 + "\(fds.hard)) leaves room for \(room) connections (\(FileDescriptorLimit.reserved(eventLoops: loops.count)) "
                 + "kept for the process and for refusals): past \(room), connections get 503 too_many_connections; "
@@ -185,7 +199,7 @@ public final class Server: @unchecked Sendable {
             waitUntilStopped()
             return
         }
-        Log.shared.info("shutting down: closing the listeners and \(graceMs) ms for connections to finish")
+        logger.info("shutting down: closing the listeners and \(graceMs) ms for connections to finish")
         let drained = DispatchGroup()
         let watchers = signalWatchers
         for (context, listener) in zip(contexts, listeners) {

@@ -1,11 +1,12 @@
 import StatehouseCore
 import UVLoop
 
-/// What the connections of one event loop share: the loop and its open sessions; and, with every other loop of the
-/// server, the stores, the reducer catalog, the limits and the connection count.
+/// What the connections of one event loop share: the loop, its open sessions and its connection numbers; and, with
+/// every other loop of the server, the stores, the reducer catalog, the limits, the logger and the connection count.
 ///
 /// ## Thread safety
-/// Loop-confined (`sessions`, `isShuttingDown`, `onDrained`); the other properties are immutable or Sendable.
+/// Loop-confined (`sessions`, `isShuttingDown`, `onDrained`, ``nextConnectionID()``); the other properties are
+/// immutable or Sendable.
 final class ServerContext: @unchecked Sendable {
     let loop: EventLoop
     let limits: ServerConfiguration.Limits
@@ -26,6 +27,12 @@ final class ServerContext: @unchecked Sendable {
     let storeExecutor: (any StoreExecutor)?
     /// Where durable stores are written (configuration `storage`); nil: every store in memory.
     let durability: StoreDurability?
+    /// The server's logger (no metadata of its own; sessions add `conn`, stores `store`).
+    let logger: Logger
+    /// The last connection number given on this loop; loop `i` of `n` gives `i + 1`, `i + 1 + n`, `i + 1 + 2n`, …, so
+    /// numbers are unique across the server's loops without shared state.
+    private var lastConnectionID: UInt64
+    private let connectionIDStride: UInt64
     /// Open connections (HTTP or WebSocket), so shutdown can reach them.
     private(set) var sessions: [ObjectIdentifier: any ServerSession] = [:]
     /// True once shutdown has begun: new requests are answered with `Connection: close`.
@@ -35,10 +42,14 @@ final class ServerContext: @unchecked Sendable {
 
     init(
         loop: EventLoop, configuration: ServerConfiguration, catalog: ReducerCatalog, stores: StoreRegistry,
-        connections: ConnectionGauge, durability: StoreDurability? = nil
+        connections: ConnectionGauge, durability: StoreDurability? = nil, logger: Logger, loopIndex: Int = 0,
+        loopCount: Int = 1
     ) {
         self.loop = loop
         self.durability = durability
+        self.logger = logger
+        connectionIDStride = UInt64(max(1, loopCount))
+        lastConnectionID = UInt64(loopIndex) + 1 &- connectionIDStride  // wraps; the first number is loopIndex + 1
         self.catalog = catalog
         storeExecutor = configuration.storeExecutor == .loop ? loop : nil
         limits = configuration.limits
@@ -50,6 +61,12 @@ final class ServerContext: @unchecked Sendable {
         cors = configuration.cors
         self.stores = stores
         self.connections = connections
+    }
+
+    /// A number for a new connection, unique within the server (the `conn` of its log lines).
+    func nextConnectionID() -> UInt64 {
+        lastConnectionID &+= connectionIDStride
+        return lastConnectionID
     }
 
     func add(_ session: any ServerSession) { sessions[ObjectIdentifier(session)] = session }
@@ -75,7 +92,22 @@ final class ServerContext: @unchecked Sendable {
 protocol ServerSession: AnyObject {
     /// The session's socket.
     var connection: TCPConnection { get }
+    /// The connection's number (``ServerContext/nextConnectionID()``): kept when an HTTP session becomes a WebSocket
+    /// or SSE session.
+    var connectionID: UInt64 { get }
 
     /// Server shutdown: finish what is in flight, then close (WebSockets with close code 1001).
     func goAway()
+}
+
+extension ServerSession {
+    /// `conn=<connectionID>`: the metadata of the session's log lines (built only when a line is written, when passed
+    /// as a logger call's `metadata:`).
+    var connectionMetadata: Logger.Metadata { ["conn": String(connectionID)] }
+
+    /// A WebSocket's log metadata: `store=<name>` on a store's endpoint (`home`), then `conn=<id>`.
+    func webSocketMetadata(_ home: (any HostedStore)?) -> Logger.Metadata {
+        guard let home else { return connectionMetadata }
+        return ["store": home.name, "conn": String(connectionID)]
+    }
 }

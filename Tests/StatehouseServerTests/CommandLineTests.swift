@@ -125,6 +125,33 @@ extension ServerTests {
             #expect(!log.contains(token))
         }
 
+        /// `STATEHOUSE_LOG` that names no level: one warning saying so, then info-level lines (no request lines).
+        @Test func badLogLevelIsWarnedAboutThenInfoIsUsed() throws {
+            let path = try Self.writeConfig(#"{"stores":[{"name":"counter","reducer":"Counter"}]}"#)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let process = Process()
+            process.executableURL = Self.binary
+            process.arguments = ["serve", "--config", path, "--port", "0"]
+            process.environment = ["STATEHOUSE_LOG": "loud"]
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            defer { Self.stop(process) }
+            let line = try Self.readLine(out.fileHandleForReading)
+            let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
+            let client = try TestHTTPClient(port: port)
+            #expect(try client.request("GET", "/stores/counter").status == 200)
+            client.close()
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            let lines = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+            #expect(lines.first?.hasSuffix(
+                " warning STATEHOUSE_LOG=loud is not a level; using info (levels: debug, info, warning, error)") == true)
+            #expect(lines.contains { $0.contains(" info serving 1 store(s) [counter]") })
+            #expect(!lines.contains { $0.contains(" debug ") }, "\(lines)")
+        }
+
         @Test func helpPrintsUsage() throws {
             let (process, out, _) = try Self.launch(["--help"])
             process.waitUntilExit()

@@ -7,6 +7,9 @@ import Testing
 /// cadence and compaction, size caps and write failures per sync mode, the single-server lock, online backup and
 /// idempotency key expiry.
 @Suite struct StoreDatabaseTests {
+    /// The databases' log lines are kept in memory (they are not what these tests look at).
+    static let logger = Logger(handler: InMemoryLogHandler())
+
     // MARK: Recovery
 
     @Test func recoveryAfterReopenStartsFromTheRightSnapshot() throws {
@@ -14,14 +17,14 @@ import Testing
         defer { files.remove() }
         var configuration = files.configuration(.commit)
         configuration.snapshotEveryActions = 20
-        let database = try StoreDatabase.open(configuration)
+        let database = try StoreDatabase.open(configuration, logger: Self.logger)
         let id = try files.createStore(database, name: "counter")
         for start in stride(from: UInt64(1), through: 46, by: 5) {
             #expect(files.append(database, storeID: id, versions: start...start + 4) == nil)
         }
         database.close()
 
-        let reopened = try StoreDatabase.open(configuration)
+        let reopened = try StoreDatabase.open(configuration, logger: Self.logger)
         defer { reopened.close() }
         let stores = try reopened.stores()
         #expect(stores == [StoredStore(id: id, name: "counter", reducer: "Counter", initialState: nil,
@@ -51,7 +54,7 @@ import Testing
     @Test func aResetSnapshotsAtOnceAndDeleteStoreRemovesEverything() throws {
         let files = try StorageFiles()
         defer { files.remove() }
-        let database = try StoreDatabase.open(files.configuration(.commit))
+        let database = try StoreDatabase.open(files.configuration(.commit), logger: Self.logger)
         defer { database.close() }
         let kept = try files.createStore(database, name: "kept")
         let gone = try files.createStore(database, name: "gone")
@@ -72,7 +75,7 @@ import Testing
         defer { files.remove() }
         var configuration = files.configuration(.interval)
         configuration.intervalMs = 60_000  // no tick would come in time: close itself must commit
-        let database = try StoreDatabase.open(configuration)
+        let database = try StoreDatabase.open(configuration, logger: Self.logger)
         let id = try files.createStore(database, name: "counter")  // the first transaction goes at once
         let acknowledged = LockedValue(0)
         for version in UInt64(1)...200 {
@@ -94,7 +97,7 @@ import Testing
     @Test func aTakenNameFailsItsCreateAloneNotTheOthersInItsTransaction() throws {
         let files = try StorageFiles()
         defer { files.remove() }
-        let database = try StoreDatabase.open(files.configuration(.interval))  // one transaction for all three
+        let database = try StoreDatabase.open(files.configuration(.interval), logger: Self.logger)  // one transaction for all three
         defer { database.close() }
         let other = try files.createStore(database, name: "other")
         let created = Completion<Result<Int64, StorageError>>()
@@ -121,7 +124,7 @@ import Testing
     @Test func appendsQueuedDuringACommitShareTheNextTransaction() throws {
         let files = try StorageFiles()
         defer { files.remove() }
-        let database = try StoreDatabase.open(files.configuration(.commit))
+        let database = try StoreDatabase.open(files.configuration(.commit), logger: Self.logger)
         defer { database.close() }
         let threads = 8, perThread = 100
         let ids = try (0..<threads).map { try files.createStore(database, name: "s\($0)") }
@@ -139,7 +142,7 @@ import Testing
     func measureAppendRates() throws {
         let files = try StorageFiles()
         defer { files.remove() }
-        let database = try StoreDatabase.open(files.configuration(.commit))
+        let database = try StoreDatabase.open(files.configuration(.commit), logger: Self.logger)
         defer { database.close() }
         let threads = 64, perThread = 300
         let ids = try (0..<threads).map { try files.createStore(database, name: "s\($0)") }
@@ -170,7 +173,7 @@ import Testing
         var configuration = files.configuration(.off)
         configuration.snapshotEveryActions = 500
         configuration.retainActions = 1_000
-        let database = try StoreDatabase.open(configuration)
+        let database = try StoreDatabase.open(configuration, logger: Self.logger)
         defer { database.close() }
         let id = try files.createStore(database, name: "counter")
         let perBatch: UInt64 = 100
@@ -208,7 +211,7 @@ import Testing
         defer { files.remove() }
         var configuration = files.configuration(.commit)
         configuration.maxBytes = 96 << 10
-        let database = try StoreDatabase.open(configuration)
+        let database = try StoreDatabase.open(configuration, logger: Self.logger)
         defer { database.close() }
         let id = try files.createStore(database, name: "counter")
         var version: UInt64 = 0
@@ -234,7 +237,7 @@ import Testing
         var configuration = files.configuration(.interval)
         configuration.intervalMs = 10
         configuration.maxBytes = 96 << 10
-        let database = try StoreDatabase.open(configuration)
+        let database = try StoreDatabase.open(configuration, logger: Self.logger)
         defer { database.close() }
         let health = HealthLog()
         database.onHealthChange { health.record($0) }
@@ -263,8 +266,8 @@ import Testing
     @Test func aSecondServerOnTheSameDatabaseFailsClearly() throws {
         let files = try StorageFiles()
         defer { files.remove() }
-        let first = try StoreDatabase.open(files.configuration(.commit))
-        let error = try #require(throws: StorageError.self) { try StoreDatabase.open(files.configuration(.commit)) }
+        let first = try StoreDatabase.open(files.configuration(.commit), logger: Self.logger)
+        let error = try #require(throws: StorageError.self) { try StoreDatabase.open(files.configuration(.commit), logger: Self.logger) }
         #expect(error.operation == "lock \(files.path).lock")
         #expect(error.description.contains("another statehouse server has this database open"), "\(error)")
         // A reader beside the running server is fine.
@@ -275,7 +278,7 @@ import Testing
         #expect(refused.wait()??.description.contains("read-only") == true)
         reader.close()
         first.close()
-        let second = try StoreDatabase.open(files.configuration(.commit))
+        let second = try StoreDatabase.open(files.configuration(.commit), logger: Self.logger)
         second.close()
     }
 
@@ -283,13 +286,13 @@ import Testing
         let files = try StorageFiles()
         defer { files.remove() }
         #expect(throws: StorageError.self) { try StoreDatabase.openReadOnly(path: files.path) }
-        try StoreDatabase.open(files.configuration(.commit)).close()
+        try StoreDatabase.open(files.configuration(.commit), logger: Self.logger).close()
         // PRAGMA user_version is the big-endian 32-bit integer at offset 60 of the database header.
         let handle = try #require(FileHandle(forUpdatingAtPath: files.path))
         try handle.seek(toOffset: 60)
         try handle.write(contentsOf: Data([0, 0, 0, 2]))
         try handle.close()
-        let error = try #require(throws: StorageError.self) { try StoreDatabase.open(files.configuration(.commit)) }
+        let error = try #require(throws: StorageError.self) { try StoreDatabase.open(files.configuration(.commit), logger: Self.logger) }
         #expect(error.description.contains("format version is 2"), "\(error)")
         #expect(throws: StorageError.self) { try StoreDatabase.openReadOnly(path: files.path) }
     }
@@ -299,7 +302,7 @@ import Testing
     @Test func backupWhileAppendsRunHoldsEveryCommittedRow() throws {
         let files = try StorageFiles()
         defer { files.remove() }
-        let database = try StoreDatabase.open(files.configuration(.commit))
+        let database = try StoreDatabase.open(files.configuration(.commit), logger: Self.logger)
         defer { database.close() }
         let id = try files.createStore(database, name: "counter")
         let committed = LockedValue<UInt64>(0)
@@ -336,7 +339,7 @@ import Testing
     @Test func keysBeyondTheCapAreDeletedOldestFirst() throws {
         let files = try StorageFiles()
         defer { files.remove() }
-        let database = try StoreDatabase.open(files.configuration(.commit))
+        let database = try StoreDatabase.open(files.configuration(.commit), logger: Self.logger)
         defer { database.close() }
         let id = try files.createStore(database, name: "counter")
         let other = try files.createStore(database, name: "other")
@@ -371,7 +374,7 @@ import Testing
     @Test func expiredKeysAreGoneAndLiveKeysSurviveAReopen() throws {
         let files = try StorageFiles()
         defer { files.remove() }
-        let database = try StoreDatabase.open(files.configuration(.commit))
+        let database = try StoreDatabase.open(files.configuration(.commit), logger: Self.logger)
         let id = try files.createStore(database, name: "counter")
         let nowMs = StorageClock.nowMs
         let live = StoredKey(key: "live", fingerprint: .max, version: 1, state: StorageFiles.state(1),
@@ -386,7 +389,7 @@ import Testing
                               expiresMs: nowMs + 60_000)
         #expect(files.append(database, storeID: id, versions: nil, keys: [again]) == nil)
         database.close()
-        let reopened = try StoreDatabase.open(files.configuration(.commit))
+        let reopened = try StoreDatabase.open(files.configuration(.commit), logger: Self.logger)
         defer { reopened.close() }
         #expect(try reopened.keys(storeID: id, nowMs: nowMs) == [again, live])
         #expect(try reopened.log(storeID: id, since: 0, limit: 10).map(\.version) == [1])

@@ -40,12 +40,13 @@ extension ServerTests {
             var catalog = ReducerCatalog()
             catalog.register(Counter.self)
             let names = (0..<Self.storeCount).map { "counter-\($0)" }
+            let logger = Logger(handler: InMemoryLogHandler())
             var stores: [String: any HostedStore] = [:]
             stores.reserveCapacity(Self.storeCount)
             let before = try Self.heapInUse()
             for name in names {
                 let declaration = ServerConfiguration.StoreDeclaration(name: name, reducer: "Counter", initialState: nil)
-                let store = try catalog.build(declaration, historySize: 64, executor: nil)
+                let store = try catalog.build(declaration, historySize: 64, executor: nil, logger: logger)
                 await store.start()
                 stores[name] = store
             }

@@ -10,7 +10,7 @@ import Testing
         catalog.register(Counter.self)
         return try catalog.build(
             ServerConfiguration.StoreDeclaration(name: name, reducer: "Counter", initialState: nil), historySize: 4,
-            executor: nil)
+            executor: nil, logger: Logger(handler: InMemoryLogHandler()))
     }
 
     @Test func memoizedLookupsFollowEveryChange() throws {

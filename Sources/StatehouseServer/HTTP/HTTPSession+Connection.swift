@@ -72,7 +72,9 @@ extension HTTPSession {
     /// when no response is expected (answered already, or the connection is closing or handed off).
     func send(_ response: HTTPResponse, keepAlive requested: Bool, headOnly: Bool) {
         guard let keepAlive = rules.responseStarted(keepAlive: requested && !context.isShuttingDown) else { return }
-        Log.shared.debug("http \(current.method.isEmpty ? "" : "\(current.method) \(current.path)")\(current.note) → \(response.status)\(keepAlive ? "" : ", closing")")
+        context.logger.debug(
+            "http \(current.method.isEmpty ? "" : "\(current.method) \(current.path)")\(current.note) → \(response.status)\(keepAlive ? "" : ", closing")",
+            metadata: connectionMetadata)
         var response = response
         if currentOrigin != nil { response.fields += corsFields }
         connection.write(response.serialized(keepAlive: keepAlive, headOnly: headOnly) { OutboundBuffer(count: $0, fill: $1) })

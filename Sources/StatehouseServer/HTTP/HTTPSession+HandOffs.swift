@@ -13,7 +13,8 @@ extension HTTPSession {
             return
         }
         handOff()
-        let session = SSESession(connection: connection, store: store, context: context, channel: stream.channel)
+        let session = SSESession(
+            connection: connection, connectionID: connectionID, store: store, context: context, channel: stream.channel)
         context.replace(self, with: session)
         session.start(resume: stream.resume)
     }
@@ -55,9 +56,10 @@ extension HTTPSession {
         let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\(subprotocol ?? "")\r\n"
         connection.write(Array(head.utf8))
-        Log.shared.debug("ws \(home?.name ?? "/ws") opened")
+        context.logger.debug("ws \(home?.name ?? "/ws") opened", metadata: webSocketMetadata(home))
         handOff()
-        let session = WebSocketSession(connection: connection, context: context, home: home, access: access)
+        let session = WebSocketSession(
+            connection: connection, connectionID: connectionID, context: context, home: home, access: access)
         context.replace(self, with: session)
         session.start(leftover: leftover, channel: stream?.channel, resume: stream?.resume)
     }

@@ -24,7 +24,8 @@ extension HTTPSession {
         guard let durability = context.durability else {
             let store: any HostedStore
             do {
-                store = try context.catalog.build(declaration, historySize: context.streams.historySize, executor: context.storeExecutor)
+                store = try context.catalog.build(
+                    declaration, historySize: context.streams.historySize, executor: context.storeExecutor, logger: context.logger)
             } catch {
                 return send(error: buildProblem(error, declaration), keepAlive: request.keepAlive, headOnly: false)
             }
@@ -67,7 +68,7 @@ extension HTTPSession {
                     do throws(ReducerCatalog.BuildFailure) {
                         durable = try context.catalog.build(
                             declaration, historySize: context.streams.historySize, executor: context.storeExecutor,
-                            persistence: persistence)
+                            persistence: persistence, logger: context.logger)
                     } catch {
                         // Not expected (initialJSON read the same state); never left waiting, and no orphan row.
                         durability.database.deleteStore(id: id) { _ in }
@@ -102,7 +103,8 @@ extension HTTPSession {
                 guard isAnswering || store.persistence != nil else { return }
                 let addition = context.stores.add(store, limit: context.limits.maxStores)
                 if case .added = addition {
-                    Log.shared.info("store \(name) created (\(declaration.reducer))")
+                    context.logger.info(
+                        "store \(name) created (\(declaration.reducer))", metadata: ["store": name, "conn": String(connectionID)])
                 } else {
                     store.stop {}  // never hosted: another request created the name first, or the table is full
                     if let persistence = store.persistence { persistence.durability.database.deleteStore(id: persistence.storeID) { _ in } }
@@ -139,7 +141,7 @@ extension HTTPSession {
         guard let store = context.stores.remove(name) else {
             return send(error: .storeNotFound(name), keepAlive: request.keepAlive, headOnly: false)
         }
-        Log.shared.info("store \(name) deleted")
+        context.logger.info("store \(name) deleted", metadata: ["store": name, "conn": String(connectionID)])
         let fanout = store.fanout
         MemoryReclaim.trimSoon()  // once its subscribers have gone, its memory goes back to the OS
         guard let persistence = store.persistence else {
@@ -154,7 +156,9 @@ extension HTTPSession {
                 loop.execute { [self] in
                     guard isAnswering else { return }
                     if let error {
-                        Log.shared.error("store \(name): its data could not be deleted (\(error)); it returns at the next start")
+                        context.logger.error(
+                            "store \(name): its data could not be deleted (\(error)); it returns at the next start",
+                            metadata: ["store": name, "conn": String(connectionID)])
                         send(error: .notWritten(error), keepAlive: request.keepAlive, headOnly: false)
                     } else {
                         send(HTTPResponse(status: 204), keepAlive: request.keepAlive, headOnly: false)

@@ -25,6 +25,8 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
 
     let connection: TCPConnection
     let context: ServerContext
+    /// The connection's number in log lines (`conn=`), kept by the WebSocket or SSE session it may become.
+    let connectionID: UInt64
     let parser: HTTPRequestParser
     /// The connection rules' state: the request queue, keep-alive, the timeout that runs.
     @exclusivity(unchecked) var rules: HTTPServerConnection
@@ -58,6 +60,7 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     init(connection: TCPConnection, context: ServerContext) {
         self.connection = connection
         self.context = context
+        connectionID = context.nextConnectionID()
         parser = HTTPRequestParser(
             limits: HTTPParserLimits(
                 maxHeaderBytes: context.limits.maxHeaderBytes, maxBodyBytes: context.limits.maxBodyBytes,
@@ -70,9 +73,12 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         connection.onEnd = { [unowned self] _ in peerEnded() }
         connection.writeLimits = context.writeLimits
         connection.onWritable = { [unowned self] in writable() }
-        // No capture (no context to allocate); kept by WebSocket and SSE sessions this connection may become.
-        connection.onWriteStall = { unsent in
-            Log.shared.info("connection closed: the client read nothing for timeouts.writeStallMs with \(unsent) bytes unsent")
+        // Captures no session: kept by the WebSocket or SSE session this connection may become. (Its context, 32
+        // bytes, is the one allocation per connection logging costs.)
+        connection.onWriteStall = { [context, id = connectionID] unsent in
+            context.logger.info(
+                "connection closed: the client read nothing for timeouts.writeStallMs with \(unsent) bytes unsent",
+                metadata: ["conn": String(id)])
         }
         connection.onClosed = { [unowned self] in
             timer?.close()

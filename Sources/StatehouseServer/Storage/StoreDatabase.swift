@@ -33,10 +33,11 @@ final class StoreDatabase: Sendable {
 
     /// Opens or creates the file (creating its directory), in WAL mode, `synchronous` FULL (`commit`, `interval`) or
     /// OFF (`off`), `busy_timeout` 5 s, the schema at `user_version` 1, `max_page_count` from `maxBytes`; takes an
-    /// exclusive `flock` on `<path>.lock`; starts the writer thread.
+    /// exclusive `flock` on `<path>.lock`; starts the writer thread. `logger` gets the warning of an unclean last stop
+    /// (new epochs) and the writer's lines (see ``StoreWriter``).
     /// - Throws: `StorageError` naming the file and the step: the directory cannot be made, another server holds the
     ///   lock, SQLite cannot open the file or it is not a database, or its format version is newer than this code's.
-    static func open(_ configuration: StorageConfiguration) throws(StorageError) -> StoreDatabase {
+    static func open(_ configuration: StorageConfiguration, logger: Logger) throws(StorageError) -> StoreDatabase {
         let path = configuration.path
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
@@ -56,10 +57,10 @@ final class StoreDatabase: Sendable {
         }
         do throws(StorageError) {
             try prepareWriteConnection(connection, configuration)
-            try markRunning(connection, configuration)
+            try markRunning(connection, configuration, logger: logger)
             let counters = try loadCounters(connection, path: path)
             let writer = StoreWriter(path: path, configuration: configuration, connection: connection,
-                                     counters: counters)
+                                     counters: counters, logger: logger)
             writer.start()
             return StoreDatabase(configuration: configuration, writer: writer, lock: lock)
         } catch {
@@ -171,7 +172,9 @@ final class StoreDatabase: Sendable {
     /// an `ETag` or resume position made of it) could now name a different state: every store gets a new epoch, and
     /// clients holding an old position get a full state instead of a wrong patch. In `commit` mode nothing a client
     /// saw can be lost, so epochs survive any stop.
-    private static func markRunning(_ connection: Connection, _ configuration: StorageConfiguration) throws(StorageError) {
+    private static func markRunning(
+        _ connection: Connection, _ configuration: StorageConfiguration, logger: Logger
+    ) throws(StorageError) {
         let marker = runningMarker(configuration.path)
         if FileManager.default.fileExists(atPath: marker), configuration.sync != .commit {
             do {
@@ -179,7 +182,7 @@ final class StoreDatabase: Sendable {
             } catch {
                 throw StorageError(path: configuration.path, operation: "renew the epochs after an unclean stop", sqlite: error)
             }
-            Log.shared.warning(
+            logger.warning(
                 "storage \(configuration.path): the last server stopped without closing it (sync \(configuration.sync.rawValue)): "
                     + "the newest actions may be lost, so every store starts a new epoch (clients resume with a full state)")
         }

@@ -13,6 +13,8 @@ import Synchronization
 final class StoreDurability: Sendable {
     let database: StoreDatabase
     let configuration: StorageConfiguration
+    /// Gets a line when writing starts failing and when it works again.
+    let logger: Logger
     private let failing = LockedValue<StorageError?>(nil)
     /// Whether `failing` holds an error: read without the lock on every action.
     private let isFailing = Atomic<Bool>(false)
@@ -20,8 +22,9 @@ final class StoreDurability: Sendable {
     /// a `PUT` of one is refused, so the database's unique names are never in conflict.
     let unservedNames = LockedValue<Set<String>>([])
 
-    init(database: StoreDatabase) {
+    init(database: StoreDatabase, logger: Logger) {
         self.database = database
+        self.logger = logger
         configuration = database.configuration
         database.onHealthChange { [weak self] error in self?.healthChanged(error) }
     }
@@ -31,9 +34,9 @@ final class StoreDurability: Sendable {
         failing.withLock { $0 = error }
         isFailing.store(error != nil, ordering: .releasing)
         if let error {
-            Log.shared.error("\(error); durable stores refuse actions until writing works again")
+            logger.error("\(error); durable stores refuse actions until writing works again")
         } else {
-            Log.shared.info("storage \(configuration.path): writing works again")
+            logger.info("storage \(configuration.path): writing works again")
         }
     }
 

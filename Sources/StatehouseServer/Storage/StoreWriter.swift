@@ -29,6 +29,8 @@ import Synchronization
 final class StoreWriter: @unchecked Sendable {
     let path: String
     let configuration: StorageConfiguration
+    /// Gets the line of acknowledged batches lost when a failing transaction is given up at shutdown.
+    let logger: Logger
     /// Committed transactions so far (tests count group commits with it).
     let committedTransactions = Atomic<Int>(0)
 
@@ -56,8 +58,9 @@ final class StoreWriter: @unchecked Sendable {
     static let keysPerStore = 10_000
 
     init(path: String, configuration: StorageConfiguration, connection: Connection,
-         counters: [Int64: SnapshotCounter]) {
+         counters: [Int64: SnapshotCounter], logger: Logger) {
         self.path = path
+        self.logger = logger
         self.configuration = configuration
         self.connection = connection
         self.counters = counters
@@ -139,7 +142,7 @@ final class StoreWriter: @unchecked Sendable {
                 if configuration.sync == .commit || drainAttempts >= Self.drainAttempts {
                     if configuration.sync != .commit {
                         let batches = batch.filter { if case .append = $0.request { true } else { false } }.count
-                        Log.shared.error(
+                        logger.error(
                             "\(error); closing: \(batches) acknowledged batch(es) of actions (sync \(configuration.sync.rawValue)) "
                                 + "could not be written and are lost")
                     }

@@ -6,7 +6,7 @@ import StatehouseCore
 public struct ReducerCatalog: Sendable {
     typealias Factory = @Sendable (
         _ declaration: ServerConfiguration.StoreDeclaration, _ historySize: Int, _ executor: (any StoreExecutor)?,
-        _ persistence: StorePersistence?, _ recovery: StoreRecovery?
+        _ persistence: StorePersistence?, _ recovery: StoreRecovery?, _ logger: Logger
     ) throws -> any HostedStore
 
     private var factories: [String: Factory] = [:]
@@ -30,11 +30,11 @@ public struct ReducerCatalog: Sendable {
             return try JSONDecoder().decode(R.State.self, from: Data(json))
         }
         initialStates[reducerName] = { declaration in TypedStore<R>.encode(try initialState(declaration)) }
-        factories[reducerName] = { declaration, historySize, executor, persistence, recovery in
+        factories[reducerName] = { declaration, historySize, executor, persistence, recovery, logger in
             let state = try initialState(declaration)
             return try TypedStore<R>.hosted(
                 name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor,
-                persistence: persistence, recovery: recovery)
+                persistence: persistence, recovery: recovery, logger: logger)
         }
         replayers[reducerName] = { database, stored, target, verify in
             try TypedStore<R>.replayJournal(database, stored, to: target, verify: verify)
@@ -46,13 +46,14 @@ public struct ReducerCatalog: Sendable {
 
     /// Builds the stores a configuration declares, the i-th bound to `executors[i % executors.count]` (on the pool
     /// when `executors` is empty). With `durability`, each durable store is the one its database holds (recovered),
-    /// or is created in it; stores created with `PUT` come back too (see `ReducerCatalog+Durability.swift`).
+    /// or is created in it; stores created with `PUT` come back too (see `ReducerCatalog+Durability.swift`). Each
+    /// store logs to `logger` (adding `store=<name>`), and so do the warnings about stored data not served.
     /// - Throws: ``ConfigurationError`` naming `stores[i].reducer` for an unknown reducer, or `stores[i].state` for
     ///   a state the reducer's `State` cannot decode; naming the database file when it cannot be read or a store in it
     ///   cannot be recovered.
     func makeStores(
         for configuration: ServerConfiguration, path: String, executors: [any StoreExecutor],
-        durability: StoreDurability? = nil
+        durability: StoreDurability? = nil, logger: Logger
     ) throws(ConfigurationError) -> [any HostedStore] {
         let stored = try durability.map { durability throws(ConfigurationError) in try Self.storedStores(durability) } ?? [:]
         var stores: [any HostedStore] = []
@@ -66,21 +67,22 @@ public struct ReducerCatalog: Sendable {
                     historySize: configuration.streams.historySize, path: path, at: at)
             } else if let durability, stored[declaration.name] != nil {
                 durability.unservedNames.withLock { _ = $0.insert(declaration.name) }
-                Log.shared.warning(
+                logger.warning(
                     "store \(declaration.name) is \"durable\": false but its database holds data of it: served in memory, "
-                        + "its data is left as it is")
+                        + "its data is left as it is", metadata: ["store": declaration.name])
             }
             stores.append(try build(
-                declaration, configuration: configuration, executor: executor, persistence: persistence, path: path, at: at))
+                declaration, configuration: configuration, executor: executor, persistence: persistence, path: path, at: at,
+                logger: logger))
         }
         guard let durability else { return stores }
         let declared = Set(configuration.stores.map(\.name))
         for (offset, saved) in stored.values.sorted(by: { $0.id < $1.id }).enumerated() where !declared.contains(saved.name) {
             guard saved.createdBy == .put else {
                 durability.unservedNames.withLock { _ = $0.insert(saved.name) }
-                Log.shared.warning(
+                logger.warning(
                     "store \(saved.name) is in \(durability.configuration.path) but no longer in the configuration: not served, "
-                        + "its data is left as it is")
+                        + "its data is left as it is", metadata: ["store": saved.name])
                 continue
             }
             let declaration = ServerConfiguration.StoreDeclaration(
@@ -92,20 +94,20 @@ public struct ReducerCatalog: Sendable {
                 historySize: configuration.streams.historySize, path: durability.configuration.path, at: at)
             stores.append(try build(
                 declaration, configuration: configuration, executor: executor, persistence: persistence,
-                path: durability.configuration.path, at: at))
+                path: durability.configuration.path, at: at, logger: logger))
         }
         return stores
     }
 
-    /// ``build(_:historySize:executor:persistence:)`` with its failures as configuration errors at `at`.
+    /// ``build(_:historySize:executor:persistence:recovery:logger:)`` with its failures as configuration errors at `at`.
     private func build(
         _ declaration: ServerConfiguration.StoreDeclaration, configuration: ServerConfiguration, executor: (any StoreExecutor)?,
-        persistence: (StorePersistence, StoreRecovery?)?, path: String, at: String
+        persistence: (StorePersistence, StoreRecovery?)?, path: String, at: String, logger: Logger
     ) throws(ConfigurationError) -> any HostedStore {
         do {
             return try build(
                 declaration, historySize: configuration.streams.historySize, executor: executor, persistence: persistence?.0,
-                recovery: persistence?.1)
+                recovery: persistence?.1, logger: logger)
         } catch {
             switch error {
             case .unknownReducer:
@@ -133,15 +135,15 @@ public struct ReducerCatalog: Sendable {
     }
 
     /// Builds one store (not started), bound to `executor` (`nil`: Swift's concurrency pool); with `persistence`, the
-    /// store its database holds (see ``TypedStore``).
+    /// store its database holds (see ``TypedStore``). The store logs to `logger`, adding `store=<name>`.
     /// - Throws: ``BuildFailure``.
     func build(
         _ declaration: ServerConfiguration.StoreDeclaration, historySize: Int, executor: (any StoreExecutor)?,
-        persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil
+        persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil, logger: Logger
     ) throws(BuildFailure) -> any HostedStore {
         guard let factory = factories[declaration.reducer] else { throw .unknownReducer }
         do {
-            return try factory(declaration, historySize, executor, persistence, recovery)
+            return try factory(declaration, historySize, executor, persistence, recovery, logger)
         } catch let error as RecoveryError {
             throw .unrecoverable(error)
         } catch {
@@ -151,7 +153,7 @@ public struct ReducerCatalog: Sendable {
 
     /// The state JSON of version 0 of a new store of `declaration` (what its database row starts from), without
     /// building the store.
-    /// - Throws: ``BuildFailure`` as ``build(_:historySize:executor:persistence:recovery:)`` would.
+    /// - Throws: ``BuildFailure`` as ``build(_:historySize:executor:persistence:recovery:logger:)`` would.
     func initialJSON(_ declaration: ServerConfiguration.StoreDeclaration) throws(BuildFailure) -> [UInt8] {
         guard let initial = initialStates[declaration.reducer] else { throw .unknownReducer }
         do {

@@ -6,7 +6,7 @@ import StatehouseCore
 /// One `Store<R>` with the typed half of hosting it: actions decoded from JSON and bound to the store, states encoded
 /// to JSON at most once per version (the broadcast and the replies share one encoding), events sent as FSAs.
 ///
-/// ``hosted(name:reducerName:state:historySize:executor:persistence:)`` wraps it in a ``HostedStoreBox``; call it where `R` is
+/// ``hosted(name:reducerName:state:historySize:executor:persistence:recovery:logger:)`` wraps it in a ``HostedStoreBox``; call it where `R` is
 /// concrete (``ReducerCatalog/register(_:as:)``), so the closures it makes are compiled for `R`.
 ///
 /// ## Thread safety
@@ -22,20 +22,26 @@ final class TypedStore<R: ServableReducer>: Sendable {
 
     /// Where the store is written (nil: in memory only).
     let persistence: StorePersistence?
+    /// Writes one warning line with `store=<name>` to the server's logger; shared with ``store`` (one closure per
+    /// store, 16 bytes here: the metadata is built only when a line is written).
+    let warn: @Sendable (String) -> Void
 
     /// A store at `state` (version 0), or, with `persistence`, the store its database holds: its latest snapshot and
     /// the actions after it replayed through the reducer (no effect runs), its epoch, and the last `historySize`
-    /// versions of its history.
+    /// versions of its history. The store's warnings (effect errors, events not sent) go to `logger` with
+    /// `store=<name>`.
     /// - Throws: ``RecoveryError`` when a snapshot or an action of the journal does not decode.
     init(
         name: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?, persistence: StorePersistence? = nil,
-        recovery: StoreRecovery? = nil
+        recovery: StoreRecovery? = nil, logger: Logger
     ) throws(RecoveryError) {
         self.name = name
         self.persistence = persistence
+        let warn: @Sendable (String) -> Void = { line in logger.warning(line, metadata: ["store": name]) }
+        self.warn = warn
         guard let persistence else {
             fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
-            store = Store(reducer: R(), state: state, name: name, logger: { line in Log.shared.warning(line) }, executor: executor)
+            store = Store(reducer: R(), state: state, name: name, logger: warn, executor: executor)
             return
         }
         var recovered = Snapshot(version: 0, state: state)
@@ -53,18 +59,18 @@ final class TypedStore<R: ServableReducer>: Sendable {
             initialJSON: versions[0].json)
         for (version, json) in versions.dropFirst() { fanout.stateChanged(version: version, json: json) }
         store = Store(
-            reducer: R(), state: state, name: name, logger: { line in Log.shared.warning(line) }, executor: executor,
+            reducer: R(), state: state, name: name, logger: warn, executor: executor,
             recovered: recovered, journal: Self.journal(persistence))
     }
 
     /// A new store of `R`, hosted.
     static func hosted(
         name: String, reducerName: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?,
-        persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil
+        persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil, logger: Logger
     ) throws(RecoveryError) -> HostedStoreBox {
         let typed = try TypedStore(
             name: name, state: state, historySize: historySize, executor: executor, persistence: persistence,
-            recovery: recovery)
+            recovery: recovery, logger: logger)
         let operations = HostedStoreBox.Operations(
             start: { await typed.start() },
             stop: { done in typed.store.enqueueStop { _ in done() } },
@@ -87,7 +93,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
         }
         _ = await store.observeEvents { [self] event in
             guard let fsa = FluxStandardActionEncoding.encode(event) else {
-                Log.shared.warning("store \(name): an event of type \(type(of: event)) is not an enum case; not sent")
+                warn("store \(name): an event of type \(type(of: event)) is not an enum case; not sent")
                 return
             }
             fanout.eventEmitted(fsa)

@@ -12,6 +12,8 @@ import UVLoop
 /// Loop-confined: created, called and called back on the loop thread only.
 final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     let connection: TCPConnection
+    /// The connection's number in log lines (`conn=`), given to its HTTP session.
+    let connectionID: UInt64
     let store: any HostedStore
     let context: ServerContext
     let channel: StreamChannel
@@ -20,8 +22,11 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     var lag = LagWatch()
     var isOpen = true
 
-    init(connection: TCPConnection, store: any HostedStore, context: ServerContext, channel: StreamChannel) {
+    init(
+        connection: TCPConnection, connectionID: UInt64, store: any HostedStore, context: ServerContext, channel: StreamChannel
+    ) {
         self.connection = connection
+        self.connectionID = connectionID
         self.store = store
         self.context = context
         self.channel = channel
@@ -73,7 +78,9 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
         lag.start(on: context.loop, seconds: context.streams.maxLagSeconds) { [unowned self] in
             lag.expired()
             guard isOpen, cursor.isBehind else { return }
-            Log.shared.info("sse \(store.name) dropped: behind for more than streams.maxLagSeconds (\(context.streams.maxLagSeconds) s)")
+            context.logger.info(
+                "sse \(store.name) dropped: behind for more than streams.maxLagSeconds (\(context.streams.maxLagSeconds) s)",
+                metadata: ["store": store.name, "conn": String(connectionID)])
             connection.close()
         }
     }

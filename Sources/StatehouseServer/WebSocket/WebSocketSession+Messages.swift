@@ -55,11 +55,12 @@ extension WebSocketSession {
     private func logClose(_ cause: WebSocketConnection.CloseCause) {
         switch cause {
         case .peerClosed(let code):
-            Log.shared.debug("ws \(label) closed by the client (code \(code.map(String.init) ?? "none"))")
+            context.logger.debug("ws \(label) closed by the client (code \(code.map(String.init) ?? "none"))", metadata: logMetadata)
         case .failed(let failure):
-            Log.shared.info("ws \(label) failed: close \(failure.closeCode.rawValue) (\(failure.reason))")
+            context.logger.info("ws \(label) failed: close \(failure.closeCode.rawValue) (\(failure.reason))", metadata: logMetadata)
         case .noPong:
-            Log.shared.info("ws \(label) dropped: no answer to a ping within \(context.timeouts.pongTimeoutMs) ms")
+            context.logger.info(
+                "ws \(label) dropped: no answer to a ping within \(context.timeouts.pongTimeoutMs) ms", metadata: logMetadata)
         case .closeTimedOut, .peerEnded:
             break
         }
@@ -67,6 +68,9 @@ extension WebSocketSession {
 
     /// Names the connection in logs: its store, or `/ws`.
     var label: String { home?.name ?? "/ws" }
+
+    /// The metadata of the connection's log lines: `store=<name>` on a store's endpoint, then `conn=<id>`.
+    var logMetadata: Logger.Metadata { webSocketMetadata(home) }
 
     /// Sends one JSON message as a text frame (RFC 6455 §5.6), framed straight into the write buffer; dropped once
     /// the connection is closing (no data after a Close, §5.5.1).

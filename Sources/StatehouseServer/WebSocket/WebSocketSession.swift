@@ -38,6 +38,8 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     static let closeTimeoutMs = 1000
 
     let connection: TCPConnection
+    /// The connection's number in log lines (`conn=`), given to its HTTP session.
+    let connectionID: UInt64
     let context: ServerContext
     /// The store of `/stores/{name}/ws`; nil on the multiplexed `/ws`.
     let home: (any HostedStore)?
@@ -61,8 +63,9 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     /// Where the connection is in its lifecycle (the machine's state).
     var state: WebSocketConnection.State { machine.state }
 
-    init(connection: TCPConnection, context: ServerContext, home: (any HostedStore)?, access: Access) {
+    init(connection: TCPConnection, connectionID: UInt64, context: ServerContext, home: (any HostedStore)?, access: Access) {
         self.connection = connection
+        self.connectionID = connectionID
         self.context = context
         self.home = home
         self.access = access

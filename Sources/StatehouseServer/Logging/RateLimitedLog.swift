@@ -1,12 +1,13 @@
 import Foundation
 
 /// A warning that may repeat in a flood (a refused connection, a failed accept): logged the first time, then at
-/// most once per ``intervalSeconds``, each line saying how many occurrences it stands for.
+/// most once per ``intervalSeconds``, each line saying how many occurrences it stands for, to its logger.
 ///
 /// ## Thread safety
 /// Sendable: every loop may record; the counts are behind a lock.
 final class RateLimitedLog: Sendable {
     let intervalSeconds: Int
+    let logger: Logger
     private let state = LockedValue(State())
 
     private struct State: Sendable {
@@ -14,7 +15,10 @@ final class RateLimitedLog: Sendable {
         var unlogged = 0
     }
 
-    init(intervalSeconds: Int = 10) { self.intervalSeconds = intervalSeconds }
+    init(logger: Logger, intervalSeconds: Int = 10) {
+        self.logger = logger
+        self.intervalSeconds = intervalSeconds
+    }
 
     /// Counts one occurrence; logs `message(n)` as a warning when a line is due, `n` being the occurrences since the
     /// last line (this one included).
@@ -27,6 +31,6 @@ final class RateLimitedLog: Sendable {
             defer { state.unlogged = 0 }
             return state.unlogged
         }
-        if let count = due { Log.shared.warning(message(count)) }
+        if let count = due { logger.warning(message(count)) }
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Writes each record to standard error as one line:
+///
+/// ```
+/// 2026-12-01T04:00:00Z warning an event of type Ping is not an enum case; not sent store=counter
+/// ```
+///
+/// that is: the UTC time to the second (ISO 8601), one space, the level (`debug`, `info`, `warning`, `error`), one
+/// space, the message (line breaks in it written as `\n`, so a record is always one line), then, when the record has
+/// metadata, one space and its pairs as `key=value` separated by single spaces in the order set (values with spaces,
+/// `"`, `=` or control characters quoted, see ``Logger/Metadata/description``); then a line feed.
+///
+/// ## Thread safety
+/// Sendable (stateless): each record is written with one `write(2)` (repeated only for the rest of a short write), so
+/// lines from different threads never interleave.
+public struct StandardErrorLogHandler: LogHandler {
+    public init() {}
+
+    public func log(_ record: LogRecord) {
+        var line = Self.format(record, at: Date())
+        line += "\n"
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// The line for `record` at `time`, without its line feed.
+    static func format(_ record: LogRecord, at time: Date) -> String {
+        let message = record.message.contains(where: \.isNewline)
+            ? record.message.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
+                .replacingOccurrences(of: "\r", with: "\\n")
+            : record.message
+        var line = "\(time.formatted(.iso8601)) \(record.level) \(message)"
+        if !record.metadata.isEmpty { line += " \(record.metadata)" }
+        return line
+    }
+}

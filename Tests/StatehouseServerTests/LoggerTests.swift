@@ -1,0 +1,70 @@
+import Foundation
+@testable import StatehouseServer
+import Testing
+
+/// ``Logger`` without a server: the level threshold, metadata, and the standard-error line format.
+@Suite struct LoggerTests {
+    @Test func belowTheLevelNothingIsBuilt() {
+        let handler = InMemoryLogHandler()
+        let logger = Logger(level: .warning, handler: handler)
+        let built = LockedValue(0)
+        func message(_ text: String) -> String {
+            built.withLock { $0 += 1 }
+            return text
+        }
+        logger.debug(message("d"))
+        logger.info(message("i"), metadata: ["k": message("v")])
+        logger.warning(message("w"))
+        logger.error(message("e"))
+        #expect(built.withLock { $0 } == 2)
+        #expect(handler.records.map(\.message) == ["w", "e"])
+        #expect(handler.records.map(\.level) == [.warning, .error])
+    }
+
+    @Test func metadataKeepsItsOrderAndTheCallWins() {
+        let handler = InMemoryLogHandler()
+        let logger = Logger(handler: handler).with("store", "counter").with("conn", "3")
+        logger.info("hello", metadata: ["conn": "4", "extra": "x"])
+        let record = handler.records[0]
+        #expect(record.metadata.pairs.map(\.key) == ["store", "conn", "extra"])
+        #expect(record.metadata["conn"] == "4")
+        #expect(record.description == "info hello store=counter conn=4 extra=x")
+        var metadata: Logger.Metadata = ["a": "1", "b": "2"]
+        metadata["a"] = nil
+        #expect(metadata == ["b": "2"])
+    }
+
+    @Test func standardErrorLinesAreOneLineWithQuotedValues() {
+        let time = Date(timeIntervalSince1970: 1_796_529_600)  // 2026-12-06T04:00:00Z
+        let record = LogRecord(
+            level: .warning, message: "two\nlines", metadata: ["store": "counter", "path": "/tmp/my data", "empty": ""])
+        #expect(
+            StandardErrorLogHandler.format(record, at: time)
+                == #"2026-12-06T04:00:00Z warning two\nlines store=counter path="/tmp/my data" empty="""#)
+        #expect(StandardErrorLogHandler.format(LogRecord(level: .info, message: "up"), at: time) == "2026-12-06T04:00:00Z info up")
+    }
+
+    @Test func levelNames() {
+        #expect(Logger.Level(name: "DEBUG") == .debug)
+        #expect(Logger.Level(name: "warn") == .warning)
+        #expect(Logger.Level(name: "loud") == nil)
+        #expect(Logger.Level.allCases.map(\.description) == ["debug", "info", "warning", "error"])
+    }
+
+    @Test func waitingForARecordThatNeverComesEndsAtTheDeadline() async {
+        let handler = InMemoryLogHandler()
+        let started = ContinuousClock.now
+        let record = await handler.waitForRecord(timeout: .milliseconds(50)) { $0.message == "never" }
+        #expect(record == nil)
+        #expect(ContinuousClock.now - started >= .milliseconds(50))
+    }
+
+    @Test func waitingForARecordEndsWhenItIsLogged() async {
+        let handler = InMemoryLogHandler()
+        let logger = Logger(handler: handler)
+        async let record = handler.waitForRecord(timeout: .seconds(10)) { $0.message == "now" }
+        // Logged from another thread, possibly before the wait began: either way the wait sees it.
+        Thread.detachNewThread { logger.info("now") }
+        #expect(await record?.message == "now")
+    }
+}

@@ -21,19 +21,28 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         case tooDeep = "nesting too deep"
         /// Non-whitespace bytes after the top-level value.
         case trailingData = "trailing data after value"
+        /// An object member whose name an earlier member of the same object has (§4: names "SHOULD be unique");
+        /// only when parsing with `rejectingDuplicateKeys: true`.
+        case duplicateKey = "duplicate key"
     }
 
     /// Byte offset into the input where the problem was found (0-based).
     public var offset: Int
     /// The kind of problem.
     public var reason: Reason
+    /// For `.duplicateKey`: the repeated member (RFC 6901), e.g. `/stores/0/name`; nil for the other reasons.
+    public var pointer: JSONPointer?
 
-    /// An error at byte `offset` for `reason`.
-    public init(offset: Int, reason: Reason) {
+    /// An error at byte `offset` for `reason`, at `pointer` for a duplicate key.
+    public init(offset: Int, reason: Reason, pointer: JSONPointer? = nil) {
         self.offset = offset
         self.reason = reason
+        self.pointer = pointer
     }
 
-    /// E.g. `invalid number at byte 7`.
-    public var description: String { "\(reason.rawValue) at byte \(offset)" }
+    /// E.g. `invalid number at byte 7`, `duplicate key at byte 40 (/listen/port)`.
+    public var description: String {
+        let place = pointer.map { " (\($0))" } ?? ""
+        return "\(reason.rawValue) at byte \(offset)\(place)"
+    }
 }

@@ -4,6 +4,8 @@
 struct JSONParser: ~Copyable {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    /// Whether a repeated member name is an error (else the object takes the last value).
+    let rejectDuplicateKeys: Bool
     var position = 0
     /// Open containers, innermost last: `valueStart << 1`, plus 1 for an object. `valueStart` is where the
     /// container's elements begin on `values`; an object's keys are the same number of entries at the top of `keys`.
@@ -12,11 +14,13 @@ struct JSONParser: ~Copyable {
     private var keys: JSONParserStack<String>
 
     init(
-        bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, frames: UnsafeMutableBufferPointer<Int>,
-        values: UnsafeMutableBufferPointer<JSONValue>, keys: UnsafeMutableBufferPointer<String>
+        bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, rejectDuplicateKeys: Bool = false,
+        frames: UnsafeMutableBufferPointer<Int>, values: UnsafeMutableBufferPointer<JSONValue>,
+        keys: UnsafeMutableBufferPointer<String>
     ) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.rejectDuplicateKeys = rejectDuplicateKeys
         self.frames = JSONParserStack(lending: frames)
         self.values = JSONParserStack(lending: values)
         self.keys = JSONParserStack(lending: keys)
@@ -100,13 +104,46 @@ struct JSONParser: ~Copyable {
         guard bytes[position] == UInt8(ascii: "\"") else {
             throw JSONParseError(offset: position, reason: .unexpectedByte)
         }
+        let keyStart = position
         keys.append(try parseString())
+        if rejectDuplicateKeys { try checkLastKeyIsNew(at: keyStart) }
         skipWhitespace()
         guard position < bytes.count else { throw JSONParseError(offset: position, reason: .unexpectedEnd) }
         guard bytes[position] == UInt8(ascii: ":") else {
             throw JSONParseError(offset: position, reason: .unexpectedByte)
         }
         position += 1
+    }
+
+    /// Throws `.duplicateKey` when the name just pushed on `keys` (its quote at `start`) repeats an earlier member
+    /// name of the innermost object (the object's names are the top `values.count - valueStart` entries below it).
+    private func checkLastKeyIsNew(at start: Int) throws(JSONParseError) {
+        let newest = keys.count - 1
+        let earlier = values.count - (frames.last >> 1)
+        let key = keys[newest]
+        for index in (newest - earlier)..<newest where keys[index] == key {
+            throw JSONParseError(offset: start, reason: .duplicateKey, pointer: memberPointer())
+        }
+    }
+
+    /// The JSON Pointer of the member whose name is on top of `keys`: the child in progress of every open container,
+    /// outermost first. A container's finished children are the values from its start to the next container's start
+    /// (or the top); an object has one name on `keys` per finished member plus the one in progress.
+    private func memberPointer() -> JSONPointer {
+        var tokens: [String] = []
+        var keyCursor = 0
+        for depth in 0..<frames.count {
+            let frame = frames[depth]
+            let childrenEnd = depth + 1 < frames.count ? frames[depth + 1] >> 1 : values.count
+            let children = childrenEnd - (frame >> 1)
+            if frame & 1 == 1 {
+                tokens.append(keys[keyCursor + children])
+                keyCursor += children + 1
+            } else {
+                tokens.append(String(children))
+            }
+        }
+        return JSONPointer(tokens: tokens)
     }
 
     /// Skips RFC 8259 §2 whitespace: space, tab, LF, CR.

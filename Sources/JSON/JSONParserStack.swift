@@ -28,6 +28,11 @@ struct JSONParserStack<Element>: ~Copyable {
 
     var isEmpty: Bool { count == 0 }
 
+    /// The element at `index` (from the bottom). - Precondition: `index < count`.
+    subscript(index: Int) -> Element {
+        base[index]
+    }
+
     @inline(__always)
     mutating func append(_ element: consuming Element) {
         if count == capacity { grow() }

@@ -60,33 +60,13 @@ extension JSONValue {
         object.values[position].write(into: &output, sortedKeys: sortedKeys)
     }
 
-    /// Appends `string` as a JSON string literal (RFC 8259 §7): `"` and `\` are backslash-escaped, every control
-    /// character U+0000–U+001F is written as `\u00XX` (lowercase hex), everything else as raw UTF-8.
+    /// Appends `string` as a JSON string literal with its quotes (RFC 8259 §7): `"` and `\` backslash-escaped,
+    /// U+0008, U+0009, U+000A, U+000C, U+000D as `\b \t \n \f \r`, the other controls U+0000–U+001F as `\u00xx`
+    /// (lowercase hex), everything else as raw UTF-8 (the escapes of RFC 8785 §3.2.2.2; the package's one escaper,
+    /// which states are encoded with too).
     public static func writeString(_ string: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                output.append(UInt8(ascii: "\\"))
-                if byte < 0x20 {
-                    output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    output.append(hexDigits[Int(byte >> 4)])
-                    output.append(hexDigits[Int(byte & 0xF)])
-                } else {
-                    output.append(byte)
-                }
-                runStart = index + 1
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-        }
-        output.append(UInt8(ascii: "\""))
+        JSONStringEscaper.write(string, into: &output)
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 extension JSONValue: CustomStringConvertible {

@@ -1,3 +1,5 @@
+import JSON
+
 /// A growable run of bytes in manually managed memory: an append is a capacity check and a store, with no
 /// uniqueness check or copy-on-write. It may start in storage it does not own (the encoder's scratch block);
 /// growing moves it to the heap, and `release()` frees only heap storage.
@@ -70,5 +72,13 @@ struct ByteBuffer {
     /// A fresh array holding the written bytes.
     var array: [UInt8] {
         Array(UnsafeBufferPointer(start: base, count: count))
+    }
+}
+
+extension ByteBuffer: JSONByteSink {
+    /// Room for `capacity` bytes straight in the buffer (no zero fill), for the JSON writers (see ``JSON/JSONByteSink``).
+    @inline(__always)
+    mutating func appendBytes(capacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        count &+= body(reserve(capacity))
     }
 }

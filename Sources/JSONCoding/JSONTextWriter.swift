@@ -1,97 +1,16 @@
+import JSON
+
 /// Scalar JSON text exactly as Foundation's `JSONEncoder` writes it with
 /// `outputFormatting = [.sortedKeys, .withoutEscapingSlashes]`.
 enum JSONTextWriter {
-    /// A string literal (RFC 8259 §7): `"` `\` escaped, `\b \f \n \r \t` short escapes, other U+0000–U+001F as
-    /// `\u00xx` (lowercase hex); `/`, DEL and all non-ASCII characters are written raw as UTF-8.
+    /// A string literal (RFC 8259 §7) by the package's one escaper, ``JSON/JSONStringEscaper``: `"` `\` escaped,
+    /// `\b \f \n \r \t` short escapes, other U+0000–U+001F as `\u00xx` (lowercase hex); `/`, DEL and all
+    /// non-ASCII characters are written raw as UTF-8.
     /// - Returns: whether any character was escaped (when not, the bytes between the quotes are `string`'s UTF-8).
+    @inline(__always)  // a forwarder: the escaper is specialized for ByteBuffer where this is called
     @discardableResult
     static func writeString(_ string: String, into buffer: inout ByteBuffer) -> Bool {
-        var string = string
-        return string.withUTF8 { writeString($0, into: &buffer) }
-    }
-
-    /// `writeString(_:into:)` for UTF-8 bytes.
-    @discardableResult
-    static func writeString(_ utf8: UnsafeBufferPointer<UInt8>, into buffer: inout ByteBuffer) -> Bool {
-        let count = utf8.count
-        let out = buffer.reserve(count &+ 2)
-        out[0] = UInt8(ascii: "\"")
-        var index = 0
-        // Copy eight bytes at a time while none needs an escape, then byte by byte up to the first that does.
-        if let source = utf8.baseAddress {
-            while index &+ 8 <= count {
-                let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
-                if needsEscape(word) { break }
-                UnsafeMutableRawPointer(out + 1 + index).storeBytes(of: word, as: UInt64.self)
-                index &+= 8
-            }
-        }
-        while index < count {
-            let byte = utf8[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
-            out[index &+ 1] = byte
-            index &+= 1
-        }
-        if index == count {
-            out[count &+ 1] = UInt8(ascii: "\"")
-            buffer.count &+= count &+ 2
-            return false
-        }
-        buffer.count &+= index &+ 1
-        writeEscapedTail(utf8, from: index, into: &buffer)
-        return true
-    }
-
-    /// Whether any of the eight bytes in `word` is below 0x20, `"` or `\` (exact: no false positives or negatives).
-    @inline(__always)
-    private static func needsEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let control = (word &- ones &* 0x20) & ~word & highs
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let quotes = (quote &- ones) & ~quote & highs
-        let backslashes = (backslash &- ones) & ~backslash & highs
-        return control | quotes | backslashes != 0
-    }
-
-    /// The rest of a string from `start` (a byte that needs an escape), and the closing quote.
-    @inline(never)
-    private static func writeEscapedTail(
-        _ utf8: UnsafeBufferPointer<UInt8>, from start: Int, into buffer: inout ByteBuffer
-    ) {
-        var runStart = start
-        for index in start..<utf8.count {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if index > runStart { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-            writeEscape(byte, into: &buffer)
-            runStart = index + 1
-        }
-        if utf8.count > runStart { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
-        buffer.append(UInt8(ascii: "\""))
-    }
-
-    private static func writeEscape(_ byte: UInt8, into buffer: inout ByteBuffer) {
-        buffer.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer.append(byte)
-        case 0x08: buffer.append(UInt8(ascii: "b"))
-        case 0x0C: buffer.append(UInt8(ascii: "f"))
-        case 0x0A: buffer.append(UInt8(ascii: "n"))
-        case 0x0D: buffer.append(UInt8(ascii: "r"))
-        case 0x09: buffer.append(UInt8(ascii: "t"))
-        default:
-            buffer.append(UInt8(ascii: "u"))
-            buffer.append(UInt8(ascii: "0"))
-            buffer.append(UInt8(ascii: "0"))
-            buffer.append(hexDigit(byte >> 4))
-            buffer.append(hexDigit(byte & 0xF))
-        }
-    }
-
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        JSONStringEscaper.write(string, into: &buffer)
     }
 
     /// `true` / `false`.

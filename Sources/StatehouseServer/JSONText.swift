@@ -1,24 +1,14 @@
+import JSON
+
 /// Small helpers for writing JSON text by hand (envelopes whose key order the protocol fixes).
 enum JSONText {
-    /// `value` as a JSON string literal with quotes, escaped per RFC 8259 §7.
+    /// `value` as a JSON string literal with quotes (RFC 8259 §7), escaped by the package's one escaper
+    /// (``JSON/JSONValue/writeString(_:into:)``); used for names in error messages and small envelopes.
     static func quoted(_ value: String) -> String {
-        var out = "\""
+        var out: [UInt8] = []
         out.reserveCapacity(value.utf8.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
-        return out
+        JSONValue.writeString(value, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
@@ -42,15 +32,5 @@ extension Array where Element == UInt8 {
             }
             append(contentsOf: buffer[index...])
         }
-    }
-
-    /// Appends `string` as a JSON string literal with quotes (RFC 8259 §7), escaped as ``JSONText/quoted(_:)``
-    /// does; a string with nothing to escape (the usual store name or ref) is copied as is.
-    mutating func appendJSONString(_ string: String) {
-        let plain = string.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        guard plain else { return append(contentsOf: JSONText.quoted(string).utf8) }
-        append(UInt8(ascii: "\""))
-        append(contentsOf: string.utf8)
-        append(UInt8(ascii: "\""))
     }
 }

@@ -99,4 +99,28 @@ import Testing
         #expect(object["k99"] == 99)
         #expect(object["k100"] == nil)
     }
+
+    @Test(arguments: [
+        (#"{"a":1,"a":2}"#, 7, "/a"),
+        (#" { "x" : [ 1 , { "b" : 0 , "c" : 1 , "b" : 2 } ] } "#, 37, "/x/1/b"),
+        (#"[[],[0,{}],[{"k":{"d":[],"e~/":1,"e~/":2}}]]"#, 33, "/2/0/k/e~0~1"),
+        (#"{"s":[{"a":1},{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"a":0}]}"#, 76, "/s/1/a"),
+    ])
+    func duplicateKeysCanBeRejectedWithTheirPlace(text: String, offset: Int, pointer: String) throws {
+        #expect(throws: Never.self) { try JSONValue(parsing: text) }
+        do {
+            _ = try JSONValue(parsing: Array(text.utf8), rejectingDuplicateKeys: true)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.reason == .duplicateKey)
+            #expect(error.offset == offset)
+            #expect(error.pointer?.description == pointer)
+            #expect(error.description == "duplicate key at byte \(offset) (\(pointer))")
+        }
+    }
+
+    @Test func uniqueKeysPassWhenDuplicatesAreRejected() throws {
+        let text = #"{"a":{"a":{"a":[{"a":1},{"a":2}]}},"b":[{"a":1,"b":2}],"c":{}}"#
+        #expect(try JSONValue(parsing: text, rejectingDuplicateKeys: true) == JSONValue(parsing: text))
+    }
 }

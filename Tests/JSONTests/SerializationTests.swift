@@ -14,8 +14,8 @@ import Testing
     }
 
     @Test func stringEscapes() {
-        let value = JSONValue.string("q\"b\\s/\n\t\u{0}\u{1F}\u{7F}é😀")
-        #expect(text(value) == #""q\"b\\s/\u000a\u0009\u0000\u001f"# + "\u{7F}é😀\"")
+        let value = JSONValue.string("q\"b\\s/\n\t\u{8}\u{C}\r\u{0}\u{1F}\u{7F}é😀")
+        #expect(text(value) == #""q\"b\\s/\n\t\b\f\r\u0000\u001f"# + "\u{7F}é😀\"")
     }
 
     @Test func everyControlCharacterIsEscapedAndReadsBack() throws {
@@ -23,6 +23,18 @@ import Testing
         let bytes = JSONValue.string(all).serialized()
         #expect(!bytes.contains { $0 < 0x20 })
         #expect(try JSONValue(parsing: bytes) == .string(all))
+    }
+
+    @Test func longStringsWithEscapesReadBack() throws {
+        // Past the escaper's 1,024-byte chunks and eight-byte words, escapes at every offset class.
+        for length in [7, 8, 9, 1023, 1024, 1025, 5000] {
+            for stride in [1, 3, 8, 13, 1000] {
+                let string = String((0..<length).map { $0 % stride == 0 ? "\n" : ($0 % 5 == 0 ? "é" : "a") })
+                let bytes = JSONValue.string(string).serialized()
+                #expect(!bytes.contains { $0 < 0x20 })
+                #expect(try JSONValue(parsing: bytes) == .string(string))
+            }
+        }
     }
 
     @Test func writeAppends() {

@@ -1,3 +1,4 @@
+import DemoReducers
 import Foundation
 import JSON
 import StatehouseCore
@@ -84,20 +85,20 @@ struct RouteTests {
 struct ConfigurationTests {
     @Test func defaultsAndOverrides() throws {
         let config = try ConfigurationLoader.parse(
-            Data(#"{"listen":{"port":0},"limits":{"maxBodyBytes":10},"stores":[{"name":"c","reducer":"Counter","state":{"count":3}}]}"#.utf8),
+            Array(#"{"listen":{"port":0},"limits":{"maxBodyBytes":10},"stores":[{"name":"c","reducer":"Counter","state":{"count":3}}]}"#.utf8),
             path: "x.json")
         #expect(config.host == "127.0.0.1")
         #expect(config.port == 0)
         #expect(config.limits.maxBodyBytes == 10)
         #expect(config.limits.maxHeaderBytes == 16384)
         #expect(config.eventLoops == EventLoop.availableParallelism)
-        #expect(try ConfigurationLoader.parse(Data(#"{"listen":{"eventLoops":3},"stores":[]}"#.utf8), path: "x").eventLoops == 3)
+        #expect(try ConfigurationLoader.parse(Array(#"{"listen":{"eventLoops":3},"stores":[]}"#.utf8), path: "x").eventLoops == 3)
         #expect(config.storeExecutor == .loop)
-        #expect(try ConfigurationLoader.parse(Data(#"{"listen":{"storeExecutor":"pool"},"stores":[]}"#.utf8), path: "x").storeExecutor == .pool)
+        #expect(try ConfigurationLoader.parse(Array(#"{"listen":{"storeExecutor":"pool"},"stores":[]}"#.utf8), path: "x").storeExecutor == .pool)
         #expect(config.stores.first?.name == "c")
         #expect(config.stores.first?.initialState.map { String(decoding: $0, as: UTF8.self) } == #"{"count":3}"#)
         #expect(config.timeouts.writeStallMs == 30_000)
-        #expect(try ConfigurationLoader.parse(Data(#"{"timeouts":{"writeStallMs":500},"stores":[]}"#.utf8), path: "x").timeouts.writeStallMs == 500)
+        #expect(try ConfigurationLoader.parse(Array(#"{"timeouts":{"writeStallMs":500},"stores":[]}"#.utf8), path: "x").timeouts.writeStallMs == 500)
     }
 
     @Test func theShippedConfigLoads() throws {
@@ -125,14 +126,85 @@ struct ConfigurationTests {
         (#"{"limits":{"maxBodyBytes":0},"stores":[]}"#, "limits.maxBodyBytes"),
         (#"{"timeouts":{"writeStallMs":0},"stores":[]}"#, "timeouts.writeStallMs"),
         (#"[]"#, "JSON object"),
+        (#"{"listen":{"port":1.5},"stores":[]}"#, "listen.port"),
+        (#"{"listen":{"port":"80"},"stores":[]}"#, "listen.port"),
+        (#"{"listen":{"port":1e400},"stores":[]}"#, "listen.port"),
+        (#"{"stores":[{"name":"a","reducer":"Counter","durable":1}]}"#, "stores[0].durable"),
+        (#"{"cors":{"allowedOrigins":["https://a.example",1]},"stores":[]}"#, "cors.allowedOrigins"),
+        (#"{"stores":[}"#, "not valid JSON (unexpected byte at byte 11)"),
     ])
     func errorsNameThePlace(json: String, place: String) {
         do {
-            _ = try ConfigurationLoader.parse(Data(json.utf8), path: "f.json")
+            _ = try ConfigurationLoader.parse(Array(json.utf8), path: "f.json")
             Issue.record("accepted \(json)")
         } catch {
             #expect(error.description.hasPrefix("f.json: "))
             #expect(error.description.contains(place))
+        }
+    }
+
+    @Test func integersAreExactJSONNumbers() throws {
+        let config = try ConfigurationLoader.parse(
+            Array(#"{"listen":{"port":1e3,"eventLoops":2.0},"stores":[]}"#.utf8), path: "x")
+        #expect(config.port == 1000)
+        #expect(config.eventLoops == 2)
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.parse(Array(#"{"limits":{"maxBodyBytes":-0e5},"stores":[]}"#.utf8), path: "x")
+        }
+        // Beyond 2^53 the value is exact (no trip through Double), so an off-by-one past the range is seen.
+        let big = try ConfigurationLoader.parse(
+            Array(#"{"storage":{"path":"d.sqlite","maxBytes":1125899906842624},"stores":[]}"#.utf8), path: "x")
+        #expect(big.storage?.maxBytes == 1 << 50)
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.parse(
+                Array(#"{"storage":{"path":"d.sqlite","maxBytes":1125899906842625},"stores":[]}"#.utf8), path: "x")
+        }
+    }
+
+    @Test func theStateIsWrittenBackAsInTheFile() throws {
+        let config = try ConfigurationLoader.parse(
+            Array(#"{"stores":[{"name":"t","reducer":"TodoList","state":{"nextID":1.0,"items":[{"text":"a\nb\u0001","id":1e0}]}}]}"#.utf8),
+            path: "x")
+        #expect(config.stores.first?.initialState.map { String(decoding: $0, as: UTF8.self) }
+            == #"{"nextID":1.0,"items":[{"text":"a\nb\u0001","id":1e0}]}"#)
+    }
+
+    @Test(arguments: [
+        (#"{"stores":[],"stores":[]}"#, "f.json: stores: appears twice; keep one"),
+        (#"{"listen":{"port":1,"host":"::1","port":2},"stores":[]}"#, "f.json: listen.port: appears twice; keep one"),
+        (#"{"stores":[{"name":"a","reducer":"Counter"},{"name":"b","name":"c","reducer":"Counter"}]}"#,
+         "f.json: stores[1].name: appears twice; keep one"),
+        (#"{"stores":[{"name":"a","reducer":"Counter","state":{"count":1,"count":2}}]}"#,
+         "f.json: stores[0].state.count: appears twice; keep one"),
+        (#"{"auth":[{"token":"0123456789abcdef","scopes":["read"],"scopes":["admin"]}],"stores":[]}"#,
+         "f.json: auth[0].scopes: appears twice; keep one"),
+        // After the repeat the file is broken: the location still says which tokens are indices.
+        (#"{"stores":[{"name":"a","name":"b"}"#, "f.json: stores[0].name: appears twice; keep one"),
+    ])
+    func aRepeatedKeyIsAnErrorAtItsPlace(json: String, message: String) {
+        do {
+            _ = try ConfigurationLoader.parse(Array(json.utf8), path: "f.json")
+            Issue.record("accepted \(json)")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"items":[{"id":1,"text":"a","done":"no"}],"nextID":2}"#, #"("items.[0].done" must be true or false)"#),
+        (#"{"items":[]}"#, #"(missing "nextID")"#),
+        (#"{"items":[],"nextID":1.5}"#, #""nextID" is invalid: "#),
+        (#"[]"#, "(the state must be an object"),
+    ])
+    func aStateTheReducerCannotDecodeNamesTheField(state: String, problem: String) throws {
+        let config = try ConfigurationLoader.parse(
+            Array(#"{"stores":[{"name":"t","reducer":"TodoList","state":\#(state)}]}"#.utf8), path: "f.json")
+        do {
+            _ = try ReducerCatalog(registering: Demo.reducers).makeStores(for: config, path: "f.json", executors: [])
+            Issue.record("accepted \(state)")
+        } catch {
+            #expect(error.description.hasPrefix("f.json: stores[0].state: is not a valid TodoList state "))
+            #expect(error.description.contains(problem), "\(error.description)")
         }
     }
 }

@@ -12,10 +12,13 @@ struct EnvelopeTests {
     }
 
     @Test func stringsAreQuotedAndEscapedAsJSONText() {
-        for text in ["counter", "", "a\"b", "back\\slash", "line\nfeed", "tab\t", "\u{1}", "café ☃"] {
-            var out: [UInt8] = []
-            out.appendJSONString(text)
-            #expect(String(decoding: out, as: UTF8.self) == JSONText.quoted(text))
+        let cases: [(String, String)] = [
+            ("counter", #""counter""#), ("", #""""#), ("a\"b", #""a\"b""#), ("back\\slash", #""back\\slash""#),
+            ("line\nfeed", #""line\nfeed""#), ("tab\t", #""tab\t""#), ("\u{1}", #""\u0001""#), ("\u{8}\u{C}", #""\b\f""#),
+            ("café ☃ /", #""café ☃ /""#),
+        ]
+        for (text, quoted) in cases {
+            #expect(JSONText.quoted(text) == quoted)
         }
     }
 

@@ -1,9 +1,9 @@
-import Foundation
+import JSON
 
 extension ConfigReader {
     /// `auth`: `[{"token"|"tokenSha256": "…", "stores": ["counter","todo*"], "scopes": ["read","write","admin"]}]`.
-    func auth(_ value: Any) throws(ConfigurationError) -> AccessPolicy {
-        guard let list = value as? [Any], !list.isEmpty else {
+    func auth(_ value: JSONValue) throws(ConfigurationError) -> AccessPolicy {
+        guard case .array(let list) = value, !list.isEmpty else {
             throw fail("auth", "must be a non-empty array of {\"token\": …, \"stores\": […], \"scopes\": […]}")
         }
         var entries: [(digest: [UInt8], grant: AccessPolicy.Grant)] = []
@@ -28,12 +28,12 @@ extension ConfigReader {
             }
             var stores = ["*"]
             if let value = object["stores"] {
-                guard let names = value as? [String], !names.isEmpty else {
+                guard let names = nonEmptyStrings(value) else {
                     throw fail("\(at).stores", "must be a non-empty array of store names or prefixes ending in *")
                 }
                 stores = names
             }
-            guard let names = object["scopes"] as? [String], !names.isEmpty else {
+            guard let names = nonEmptyStrings(object["scopes"]) else {
                 throw fail("\(at).scopes", "must list scopes: read, write, admin")
             }
             var scopes: Set<AccessPolicy.Scope> = []
@@ -49,10 +49,10 @@ extension ConfigReader {
     }
 
     /// `cors`: `{"allowedOrigins": ["https://app.example", …]}` (or `["*"]`).
-    func cors(_ value: Any) throws(ConfigurationError) -> CORSPolicy {
+    func cors(_ value: JSONValue) throws(ConfigurationError) -> CORSPolicy {
         let object = try self.object(value, at: "cors")
         try allowOnly(["allowedOrigins"], in: object, at: "cors")
-        guard let origins = object["allowedOrigins"] as? [String], !origins.isEmpty else {
+        guard let origins = nonEmptyStrings(object["allowedOrigins"]) else {
             throw fail("cors.allowedOrigins", "must be a non-empty array of origins such as \"https://app.example\"")
         }
         return CORSPolicy(allowedOrigins: origins)

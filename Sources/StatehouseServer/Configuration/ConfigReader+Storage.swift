@@ -1,8 +1,8 @@
-import Foundation
+import JSON
 
 extension ConfigReader {
     /// `"storage": {"path": "data/statehouse.sqlite", "sync": "commit", …}` (see ``StorageConfiguration``).
-    func storage(_ value: Any) throws(ConfigurationError) -> StorageConfiguration {
+    func storage(_ value: JSONValue) throws(ConfigurationError) -> StorageConfiguration {
         let object = try self.object(value, at: "storage")
         try allowOnly(
             ["path", "sync", "intervalMs", "snapshotEveryActions", "snapshotEveryBytes", "retainActions", "maxBytes",

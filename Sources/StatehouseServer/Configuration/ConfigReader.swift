@@ -1,6 +1,7 @@
-import Foundation
+import JSON
 
-/// Typed access to parsed JSON with errors that name the file and the key path.
+/// Typed access to the parsed configuration (a ``JSON/JSONValue``) with errors that name the file and the key path
+/// (`stores[1].reducer`).
 struct ConfigReader {
     let path: String
 
@@ -8,31 +9,48 @@ struct ConfigReader {
         ConfigurationError(path: path, location: location, problem: problem)
     }
 
-    func object(_ value: Any, at location: String) throws(ConfigurationError) -> [String: Any] {
-        guard let object = value as? [String: Any] else { throw fail(location, "must be a JSON object") }
+    func object(_ value: JSONValue, at location: String) throws(ConfigurationError) -> JSONObject {
+        guard case .object(let object) = value else { throw fail(location, "must be a JSON object") }
         return object
     }
 
-    func string(_ value: Any, at location: String) throws(ConfigurationError) -> String {
-        guard let string = value as? String else { throw fail(location, "must be a string") }
+    func string(_ value: JSONValue, at location: String) throws(ConfigurationError) -> String {
+        guard case .string(let string) = value else { throw fail(location, "must be a string") }
         return string
     }
 
-    func integer(_ value: Any, at location: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
-        guard let number = value as? NSNumber, String(cString: number.objCType) != "c",
-            let integer = Int(exactly: number.doubleValue), range.contains(integer)
+    /// A JSON number whose exact value is an integer in `range` (`1e3` and `1.0` count; `true`, `"1"`, `1.5` do not).
+    func integer(_ value: JSONValue, at location: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard case .number(let number) = value, let integer = number.intValue, range.contains(integer)
         else { throw fail(location, "must be an integer from \(range.lowerBound) to \(range.upperBound)") }
         return integer
     }
 
-    func allowOnly(_ keys: Set<String>, in object: [String: Any], at location: String) throws(ConfigurationError) {
+    /// `true` or `false` (not `1`, not `"true"`).
+    func bool(_ value: JSONValue, at location: String) throws(ConfigurationError) -> Bool {
+        guard case .bool(let flag) = value else { throw fail(location, "must be true or false") }
+        return flag
+    }
+
+    /// The strings of a non-empty array of strings, else nil.
+    func nonEmptyStrings(_ value: JSONValue?) -> [String]? {
+        guard case .array(let elements)? = value, !elements.isEmpty else { return nil }
+        var strings: [String] = []
+        for element in elements {
+            guard case .string(let string) = element else { return nil }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    func allowOnly(_ keys: Set<String>, in object: JSONObject, at location: String) throws(ConfigurationError) {
         for key in object.keys.sorted() where !keys.contains(key) {
             let place = location.isEmpty ? key : "\(location).\(key)"
             throw fail(place, "unknown key; allowed here: \(keys.sorted().joined(separator: ", "))")
         }
     }
 
-    func limits(_ value: Any) throws(ConfigurationError) -> ServerConfiguration.Limits {
+    func limits(_ value: JSONValue) throws(ConfigurationError) -> ServerConfiguration.Limits {
         let object = try self.object(value, at: "limits")
         try allowOnly(
             ["maxBodyBytes", "maxHeaderBytes", "maxMessageBytes", "maxHeaderFields", "maxConnections", "maxStores"], in: object, at: "limits")
@@ -51,7 +69,7 @@ struct ConfigReader {
         return limits
     }
 
-    func timeouts(_ value: Any) throws(ConfigurationError) -> ServerConfiguration.Timeouts {
+    func timeouts(_ value: JSONValue) throws(ConfigurationError) -> ServerConfiguration.Timeouts {
         let object = try self.object(value, at: "timeouts")
         let keys: [String: WritableKeyPath<ServerConfiguration.Timeouts, Int>] = [
             "headerTimeoutMs": \.headerTimeoutMs, "bodyTimeoutMs": \.bodyTimeoutMs, "idleTimeoutMs": \.idleTimeoutMs,
@@ -66,7 +84,7 @@ struct ConfigReader {
         return timeouts
     }
 
-    func streams(_ value: Any) throws(ConfigurationError) -> ServerConfiguration.Streams {
+    func streams(_ value: JSONValue) throws(ConfigurationError) -> ServerConfiguration.Streams {
         let object = try self.object(value, at: "streams")
         try allowOnly(["historySize", "writeHighWaterBytes", "maxLagSeconds", "sseHeartbeatMs"], in: object, at: "streams")
         var streams = ServerConfiguration.Streams()
@@ -81,8 +99,8 @@ struct ConfigReader {
         return streams
     }
 
-    func stores(_ value: Any) throws(ConfigurationError) -> [ServerConfiguration.StoreDeclaration] {
-        guard let list = value as? [Any] else { throw fail("stores", "must be a JSON array of store objects") }
+    func stores(_ value: JSONValue) throws(ConfigurationError) -> [ServerConfiguration.StoreDeclaration] {
+        guard case .array(let list) = value else { throw fail("stores", "must be a JSON array of store objects") }
         var seen: [String: Int] = [:]
         var declarations: [ServerConfiguration.StoreDeclaration] = []
         for (index, item) in list.enumerated() {
@@ -102,21 +120,36 @@ struct ConfigReader {
                 throw fail("\(at).reducer", "missing; name the reducer type, e.g. \"Counter\"")
             }
             let reducer = try string(reducerValue, at: "\(at).reducer")
-            var state: [UInt8]?
-            if let stateValue = object["state"] {
-                guard let data = try? JSONSerialization.data(withJSONObject: stateValue, options: [.fragmentsAllowed])
-                else { throw fail("\(at).state", "cannot be read as JSON") }
-                state = Array(data)
-            }
+            // Written back compact, members and number texts as in the file; the reducer's State decodes it later.
+            let state = object["state"]?.serialized()
             var durable = true
-            if let v = object["durable"] {
-                guard let flag = v as? NSNumber, String(cString: flag.objCType) == "c" else {
-                    throw fail("\(at).durable", "must be true or false")
-                }
-                durable = flag.boolValue
-            }
+            if let v = object["durable"] { durable = try bool(v, at: "\(at).durable") }
             declarations.append(.init(name: name, reducer: reducer, initialState: state, durable: durable))
         }
         return declarations
+    }
+
+    /// `pointer` (into this file) in the errors' location syntax, e.g. `/stores/1/name` → `stores[1].name`: a token is
+    /// an index where `root` (the file parsed leniently, when it parses) holds an array, or, past what `root` shows,
+    /// where it is all digits.
+    static func location(of pointer: JSONPointer, in root: JSONValue?) -> String {
+        var location = ""
+        var value = root
+        for token in pointer.tokens {
+            let isIndex: Bool
+            switch value {
+            case .array?: isIndex = true
+            case nil: isIndex = !token.isEmpty && token.utf8.allSatisfy { (0x30...0x39).contains($0) }
+            default: isIndex = false
+            }
+            if isIndex {
+                location += "[\(token)]"
+                value = Int(token).flatMap { index in value?.arrayValue.flatMap { index < $0.count ? $0[index] : nil } }
+            } else {
+                location += location.isEmpty ? token : ".\(token)"
+                value = value?.objectValue?[token]
+            }
+        }
+        return location
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import JSON
 
 /// A configuration file that cannot be used; `description` is one line naming the file, the place and the problem.
@@ -18,27 +18,32 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
 /// Reads and checks a configuration file. Unknown keys are errors, so a typo never passes silently.
 public enum ConfigurationLoader {
     /// Loads the file at `path`.
-    /// - Throws: ``ConfigurationError`` for an unreadable file, malformed JSON, unknown or mistyped keys, an invalid
-    ///   or duplicate store name, or a store without a reducer. (Reducer names and states are checked by the
-    ///   ``ReducerCatalog`` when the stores are built.)
+    /// - Throws: ``ConfigurationError`` for an unreadable file, malformed JSON, a key repeated within one object,
+    ///   unknown or mistyped keys, an invalid or duplicate store name, or a store without a reducer. (Reducer names
+    ///   and states are checked by the ``ReducerCatalog`` when the stores are built.)
     public static func load(path: String) throws(ConfigurationError) -> ServerConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(path: path, location: "", problem: "cannot read the file; check the path given to --config")
         }
-        return try parse(data, path: path)
+        return try parse(Array(data), path: path)
     }
 
-    /// Parses configuration JSON; `path` only labels errors.
-    /// - Throws: ``ConfigurationError`` as for ``load(path:)``.
-    public static func parse(_ data: Data, path: String) throws(ConfigurationError) -> ServerConfiguration {
+    /// Parses configuration JSON (UTF-8 bytes, RFC 8259, parsed once by the project's ``JSON/JSONValue`` parser);
+    /// `path` only labels errors.
+    /// - Throws: ``ConfigurationError`` as for ``load(path:)``; for malformed JSON its problem gives the parser's
+    ///   reason and byte offset, for a repeated key its location is the repeated member (e.g. `listen.port`).
+    public static func parse(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> ServerConfiguration {
         let reader = ConfigReader(path: path)
-        let root: Any
+        let root: JSONValue
         do {
-            // Strict RFC 8259 first (no trailing commas), with the byte where it fails; then Foundation's objects.
-            _ = try JSONValue(parsing: Array(data))
-            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            root = try JSONValue(parsing: bytes, rejectingDuplicateKeys: true)
+        } catch let error where error.reason == .duplicateKey {
+            let pointer = error.pointer ?? .root
+            // The lenient parse only tells array indices from object keys in the location.
+            let location = ConfigReader.location(of: pointer, in: try? JSONValue(parsing: bytes))
+            throw reader.fail(location, "appears twice; keep one")
         } catch {
-            throw ConfigurationError(path: path, location: "", problem: "not valid JSON (\(describe(error)))")
+            throw ConfigurationError(path: path, location: "", problem: "not valid JSON (\(error))")
         }
         var config = ServerConfiguration()
         let top = try reader.object(root, at: "")
@@ -91,10 +96,5 @@ public enum ConfigurationLoader {
         }
         config.stores = try reader.stores(stores)
         return config
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-        return text.split(separator: "\n").first.map(String.init) ?? text
     }
 }

@@ -1,5 +1,5 @@
 public import Statehouse
-import Foundation
+import JSONCoding
 import StatehouseCore
 
 /// The reducer types a server can host, by the name the configuration uses (e.g. `"Counter"`).
@@ -27,7 +27,8 @@ public struct ReducerCatalog: Sendable {
         let reducerName = name ?? String(describing: type)
         @Sendable func initialState(_ declaration: ServerConfiguration.StoreDeclaration) throws -> R.State {
             guard let json = declaration.initialState else { return R.initialState }
-            return try JSONDecoder().decode(R.State.self, from: Data(json))
+            // As recovery decodes snapshots (TypedStore+Durability.swift): the project's parser, then JSONCoding.
+            return try JSONValueDecoder().decode(R.State.self, from: json)
         }
         initialStates[reducerName] = { declaration in TypedStore<R>.encode(try initialState(declaration)) }
         factories[reducerName] = { declaration, historySize, executor, persistence, recovery, logger in

@@ -9,7 +9,7 @@ enum WireMessage {
         var out: [UInt8] = []
         out.reserveCapacity(48 + store.utf8.count + reply.state.count)
         out.appendLiteral("{\"store\":")
-        out.appendJSONString(store)
+        JSONValue.writeString(store, into: &out)
         out.appendLiteral(",\"version\":")
         out.appendDecimal(reply.version)
         if let resumed { out.appendLiteral(resumed ? ",\"resumed\":true" : ",\"resumed\":false") }
@@ -42,14 +42,14 @@ enum WireMessage {
         var head: [UInt8] = []
         head.reserveCapacity(96 + store.utf8.count)
         head.appendLiteral("{\"type\":\"state\",\"store\":")
-        head.appendJSONString(store)
+        JSONValue.writeString(store, into: &head)
         head.appendLiteral(",\"epoch\":")
-        head.appendJSONString(epoch)
+        JSONValue.writeString(epoch, into: &head)
         head.appendLiteral(",\"version\":")
         head.appendDecimal(version)
         if let path {
             head.appendLiteral(",\"path\":")
-            head.appendJSONString(path.description)
+            JSONValue.writeString(path.description, into: &head)
         }
         if let resumed { head.appendLiteral(resumed ? ",\"resumed\":true" : ",\"resumed\":false") }
         head.appendLiteral(",\"state\":")
@@ -87,7 +87,7 @@ enum WireMessage {
         out.appendLiteral("{\"type\":\"ack\"")
         if let ref {
             out.appendLiteral(",\"ref\":")
-            out.appendJSONString(ref)
+            JSONValue.writeString(ref, into: &out)
         }
         out.appendLiteral(",\"version\":")
         out.appendDecimal(version)

@@ -176,7 +176,7 @@ public final class EventLoop: @unchecked Sendable {
             lock.withLock { swap(&jobs, &runningJobs) }
             if runningJobs.isEmpty { break }
             for job in runningJobs { run(job) }
-            runningJobs.removeAllKeepingCapacity()
+            runningJobs.removeAll(keepingCapacity: true)
             if uv_hrtime() > turnEnds {
                 overBudget = true
                 break
@@ -217,7 +217,7 @@ public final class EventLoop: @unchecked Sendable {
         guard !toFlush.isEmpty else { return }
         swap(&toFlush, &flushing)
         for connection in flushing { connection.flushGathered() }
-        flushing.removeAllKeepingCapacity()
+        flushing.removeAll(keepingCapacity: true)
     }
 
     /// The batch of jobs being run, and of connections being flushed (loop thread only: no dynamic exclusivity

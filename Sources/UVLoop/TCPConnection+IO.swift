@@ -47,7 +47,7 @@ extension TCPConnection {
             if Int(result) == total {
                 // Everything is with the kernel: the write queue is empty again.
                 if outbox.isEmpty {
-                    buffers.removeAllKeepingCapacity()
+                    buffers.removeAll(keepingCapacity: true)
                     outbox = buffers
                 }
                 return

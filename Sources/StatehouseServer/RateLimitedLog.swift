@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// A warning that may repeat in a flood (a refused connection, a failed accept): logged the first time, then at
@@ -7,7 +8,7 @@ import Foundation
 /// Sendable: every loop may record; the counts are behind a lock.
 final class RateLimitedLog: Sendable {
     let intervalSeconds: Int
-    private let state = LockedValue(State())
+    private let state = Mutex(State())
 
     private struct State: Sendable {
         var lastLine: ContinuousClock.Instant?

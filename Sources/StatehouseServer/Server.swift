@@ -1,5 +1,6 @@
 import Foundation
 import StatehouseCore
+import Synchronization
 import UVLoop
 
 /// A Statehouse server: hosts the configured stores and serves the HTTP and WebSocket API on
@@ -30,8 +31,7 @@ public final class Server: @unchecked Sendable {
     private let refusing = ConnectionGauge()
     private let refusals = RateLimitedLog()
     private let acceptFailures = RateLimitedLog()
-    private let lifecycle = NSLock()
-    private var phase: Phase = .created
+    private let phase = Mutex(Phase.created)
 
     private enum Phase { case created, running, stopping, stopped }
 
@@ -81,7 +81,7 @@ public final class Server: @unchecked Sendable {
     /// - Throws: `UVError` when the address cannot be bound (e.g. `EADDRINUSE`).
     @discardableResult
     public func start() throws -> Int {
-        lifecycle.withLock { precondition(phase == .created, "Server.start() called twice"); phase = .running }
+        phase.withLock { precondition($0 == .created, "Server.start() called twice"); $0 = .running }
         prepareProcessSignals()
         let connectionLimit = admittedConnections()
         for loop in loops { loop.start() }
@@ -97,7 +97,7 @@ public final class Server: @unchecked Sendable {
             }
         } catch {
             for loop in loops { loop.stop() }
-            lifecycle.withLock { phase = .stopped }
+            phase.withLock { $0 = .stopped }
             stopped.signal()
             throw error
         }
@@ -176,7 +176,7 @@ public final class Server: @unchecked Sendable {
     /// the loops.
     /// Waits at most `graceMs` milliseconds for connections to go. Returns when the loop has ended; idempotent.
     public func shutdown(graceMs: Int = 3000) {
-        let first = lifecycle.withLock { () -> Bool in
+        let first = phase.withLock { phase -> Bool in
             guard phase == .running else { return false }
             phase = .stopping
             return true
@@ -204,7 +204,7 @@ public final class Server: @unchecked Sendable {
         stopStores()
         durability?.database.close()  // after the stops: every batch they wrote is committed
         for loop in loops { loop.stop() }
-        lifecycle.withLock { phase = .stopped }
+        phase.withLock { $0 = .stopped }
         stopped.signal()
     }
 

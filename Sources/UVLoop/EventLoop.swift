@@ -18,8 +18,9 @@ internal import CLibUV
 public final class EventLoop: @unchecked Sendable {
     let uvLoop: UnsafeMutablePointer<uv_loop_t>
     private let door: UnsafeMutablePointer<uv_async_t>
-    private let lock = NSLock()
-    private var jobs: [Job] = []
+    /// The door's job queue and the loop's lifecycle, behind one lock (the standard library's `Mutex`: a futex,
+    /// no system call unless contended).
+    private let queue = Mutex(Queue())
     /// The loop thread's `pthread_self()`, 0 before it starts: read without the lock by ``isInLoop``.
     private let loopThread = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)
@@ -31,9 +32,13 @@ public final class EventLoop: @unchecked Sendable {
     /// copies them into a write request).
     @exclusivity(unchecked) private var writeVectors = UnsafeMutablePointer<uv_buf_t>.allocate(capacity: 16)
     @exclusivity(unchecked) private var writeVectorCapacity = 16
-    private var state: State = .created
 
     private enum State { case created, running, stopping, stopped }
+
+    private struct Queue {
+        var jobs: [Job] = []
+        var state: State = .created
+    }
 
     /// Creates the loop and its door. Call ``start()`` to run it.
     /// - Throws: `UVError` when libuv cannot initialise the loop.
@@ -76,16 +81,16 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Starts the loop thread. The loop runs until ``stop()``.
     public func start() {
-        lock.withLock {
-            precondition(state == .created, "EventLoop.start() called twice")
-            state = .running
+        queue.withLock {
+            precondition($0.state == .created, "EventLoop.start() called twice")
+            $0.state = .running
         }
         let thread = Thread { [self] in
             loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
             uv_run(uvLoop, UV_RUN_DEFAULT)
             uv_loop_close(uvLoop)
             loopThread.store(0, ordering: .releasing)  // a later thread may get the same id
-            lock.withLock { state = .stopped }
+            queue.withLock { $0.state = .stopped }
             finished.signal()
         }
         thread.name = "statehouse-loop"
@@ -103,9 +108,9 @@ public final class EventLoop: @unchecked Sendable {
     /// before it stops).
     func enqueue(_ job: Job) {
         let wakeUp = !(isInLoop && isRunningJobs)
-        lock.withLock {
-            guard state == .running || state == .created else { return }
-            jobs.append(job)
+        queue.withLock {
+            guard $0.state == .running || $0.state == .created else { return }
+            $0.jobs.append(job)
             // Under the lock: ``stop()`` cannot have closed the door yet.
             if wakeUp { uv_async_send(door) }
         }
@@ -132,14 +137,14 @@ public final class EventLoop: @unchecked Sendable {
     /// Closes every handle still open, lets their close callbacks run, and ends the loop thread; returns when it has
     /// ended. Call from any thread but the loop's.
     public func stop() {
-        let wasRunning = lock.withLock { () -> Bool in
-            guard state == .running else { return false }
-            state = .stopping
+        let wasRunning = queue.withLock { queue -> Bool in
+            guard queue.state == .running else { return false }
+            queue.state = .stopping
             return true
         }
         guard wasRunning else { return }
         // The door refuses new jobs now; this last one is pushed directly.
-        lock.withLock { jobs.append(.closure { [self] in closeAllHandles() }) }
+        queue.withLock { $0.jobs.append(.closure { [self] in closeAllHandles() }) }
         uv_async_send(door)
         finished.wait()
     }
@@ -173,7 +178,7 @@ public final class EventLoop: @unchecked Sendable {
         var overBudget = false
         while true {
             // Two arrays trade places: no allocation once both have grown.
-            lock.withLock { swap(&jobs, &runningJobs) }
+            queue.withLock { swap(&$0.jobs, &runningJobs) }
             if runningJobs.isEmpty { break }
             for job in runningJobs { run(job) }
             runningJobs.removeAll(keepingCapacity: true)
@@ -184,7 +189,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         isRunningJobs = false
         if overBudget {
-            lock.withLock { if !jobs.isEmpty, state == .running { uv_async_send(door) } }
+            queue.withLock { if !$0.jobs.isEmpty, $0.state == .running { uv_async_send(door) } }
         }
         flushGatheredWrites()
     }

@@ -63,6 +63,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Room for `count` write vectors, valid until the next call (loop thread only).
     func scratchWriteVectors(_ count: Int) -> UnsafeMutablePointer<uv_buf_t> {
+        assertInLoop()
         if count > writeVectorCapacity {
             writeVectors.deallocate()
             writeVectorCapacity = max(count, writeVectorCapacity * 2)
@@ -73,7 +74,10 @@ public final class EventLoop: @unchecked Sendable {
 
     /// The loop's clock in milliseconds (libuv's `uv_now`: read once per loop turn, the base of timer deadlines).
     /// Loop thread only.
-    public var now: UInt64 { uv_now(uvLoop) }
+    public var now: UInt64 {
+        assertInLoop()
+        return uv_now(uvLoop)
+    }
 
     /// How many threads can run in parallel for this process: the CPUs in its affinity mask (`taskset`), at least 1
     /// (libuv's `uv_available_parallelism`).
@@ -121,12 +125,22 @@ public final class EventLoop: @unchecked Sendable {
         loopThread.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
     }
 
-    /// In debug builds, traps unless called on the loop thread; in release builds, does nothing. Every loop-confined
-    /// type calls it at its entry points (as swift-nio's `assertInEventLoop`), so the confinement that
-    /// `@exclusivity(unchecked)` and `@unchecked Sendable` rest on is checked by every debug test run.
+    /// In debug builds, traps unless called on the loop thread (or while no loop thread runs: before ``start()``,
+    /// or once it has ended, the thread that owns the loop may look at it); in release builds, does nothing (`assert`
+    /// compiles away, condition included). Every loop-confined type calls it at its entry points (as swift-nio's
+    /// `assertInEventLoop`), so the confinement that `@exclusivity(unchecked)` and `@unchecked Sendable` rest on is
+    /// checked by every debug test run.
     @inlinable
     public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
-        assert(isInLoop, "must be called on the event loop thread", file: file, line: line)
+        assert(isInLoopOrNotRunning, "must be called on the event loop thread", file: file, line: line)
+    }
+
+    /// True on the loop thread, and on any thread while no loop thread runs (what ``assertInLoop(file:line:)``
+    /// checks).
+    @usableFromInline
+    var isInLoopOrNotRunning: Bool {
+        let thread = loopThread.load(ordering: .acquiring)
+        return thread == 0 || thread == UInt(bitPattern: Int(bitPattern: pthread_self()))
     }
 
     /// Traps unless called on the loop thread.
@@ -173,6 +187,7 @@ public final class EventLoop: @unchecked Sendable {
     /// the loop polls its sockets before it takes the rest (so a long chain of jobs, such as a store working through
     /// a huge batch one slice per job, never keeps the other connections waiting for long).
     private func runJobs() {
+        assertInLoop()
         isRunningJobs = true
         turnEnds = uv_hrtime() &+ Self.turnBudgetNs
         var overBudget = false
@@ -210,7 +225,10 @@ public final class EventLoop: @unchecked Sendable {
     /// once it is true, re-enqueues its rest with ``execute(_:)`` and returns: the loop then runs what other jobs are
     /// queued, polls its sockets, and takes the rest in a later turn. Reads the clock (`uv_hrtime`, ~20 ns). Loop
     /// thread only; false outside a job.
-    public var isTurnBudgetSpent: Bool { isRunningJobs && uv_hrtime() > turnEnds }
+    public var isTurnBudgetSpent: Bool {
+        assertInLoop()
+        return isRunningJobs && uv_hrtime() > turnEnds
+    }
 
     /// Sends the writes gathered so far in this batch of jobs now, one system call per connection (as
     /// `TCPConnection.write` gathers them), instead of when the batch ends.
@@ -219,6 +237,7 @@ public final class EventLoop: @unchecked Sendable {
     /// system calls then count in the turn that caused them. Writes to one connection gathered before and after the
     /// call take two system calls instead of one. Loop thread only.
     public func flushGatheredWrites() {
+        assertInLoop()
         guard !toFlush.isEmpty else { return }
         swap(&toFlush, &flushing)
         for connection in flushing { connection.flushGathered() }
@@ -239,9 +258,13 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Remembers a connection with gathered writes, flushed when the current batch of jobs ends (or earlier, by
     /// ``flushGatheredWrites()``).
-    func markForFlush(_ connection: TCPConnection) { toFlush.append(connection) }
+    func markForFlush(_ connection: TCPConnection) {
+        assertInLoop()
+        toFlush.append(connection)
+    }
 
     private func closeAllHandles() {
+        assertInLoop()
         for owner in Array(openHandles.values) { owner.closeHandle() }
         uv_close(UnsafeMutableRawPointer(door).assumingMemoryBound(to: uv_handle_t.self), nil)
     }
@@ -254,6 +277,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Registers `owner` and stores it in `handle.data`; call right after `uv_*_init`.
     func register(_ owner: any LoopHandleOwner, handle: UnsafeMutablePointer<uv_handle_t>) {
+        assertInLoop()
         let key = Unmanaged.passUnretained(owner as AnyObject).toOpaque()
         handle.pointee.data = key
         openHandles[key] = owner
@@ -262,6 +286,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Closes `handle`; once libuv is done with it, its owner's ``LoopHandleOwner/handleDidClose()`` runs and the
     /// registry lets go of the owner.
     func close(_ handle: UnsafeMutablePointer<uv_handle_t>) {
+        assertInLoop()
         uv_close(handle) { handle in
             guard let handle, let key = handle.pointee.data, let loop = handle.pointee.loop.pointee.data else { return }
             Unmanaged<EventLoop>.fromOpaque(loop).takeUnretainedValue().handleClosed(key)
@@ -269,11 +294,15 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func handleClosed(_ key: UnsafeMutableRawPointer) {
+        assertInLoop()
         openHandles.removeValue(forKey: key)?.handleDidClose()
     }
 
     /// Number of handles open on this loop besides its door (tests assert it returns to zero).
-    public var openHandleCount: Int { openHandles.count }
+    public var openHandleCount: Int {
+        assertInLoop()
+        return openHandles.count
+    }
 }
 
 /// A Swift object that owns one libuv handle: it registers with its loop when the handle is initialised

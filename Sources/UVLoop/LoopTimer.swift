@@ -23,6 +23,7 @@ public final class LoopTimer: LoopHandleOwner, @unchecked Sendable {
     /// Fires `action` after `delayMs` milliseconds, then every `repeatMs` milliseconds when that is non-zero.
     /// Restarting replaces the previous schedule.
     public func start(delayMs: UInt64, repeatMs: UInt64 = 0, _ action: @escaping () -> Void) {
+        loop.assertInLoop()
         guard !closing else { return }
         self.action = action
         start(delayMs: delayMs, repeatMs: repeatMs)
@@ -30,6 +31,7 @@ public final class LoopTimer: LoopHandleOwner, @unchecked Sendable {
 
     /// Starts the timer again with the action of the last ``start(delayMs:repeatMs:_:)`` (no new closure).
     public func start(delayMs: UInt64, repeatMs: UInt64 = 0) {
+        loop.assertInLoop()
         guard !closing, action != nil else { return }
         uv_timer_start(handle, { timer in
             guard let raw = timer?.pointee.data else { return }
@@ -38,12 +40,16 @@ public final class LoopTimer: LoopHandleOwner, @unchecked Sendable {
     }
 
     /// Stops the timer; it can be started again.
-    public func stop() { if !closing { uv_timer_stop(handle) } }
+    public func stop() {
+        loop.assertInLoop()
+        if !closing { uv_timer_stop(handle) }
+    }
 
     /// Stops and closes the timer for good.
     public func close() { closeHandle() }
 
     func closeHandle() {
+        loop.assertInLoop()
         guard !closing else { return }
         closing = true
         action = nil

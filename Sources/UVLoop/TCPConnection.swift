@@ -48,7 +48,10 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     @exclusivity(unchecked) var outboxBytes = 0
 
     /// Bytes accepted by ``write(_:)`` and not yet written to the socket.
-    public var unsentBytes: Int { pendingWriteBytes + outboxBytes }
+    public var unsentBytes: Int {
+        loop.assertInLoop()
+        return pendingWriteBytes + outboxBytes
+    }
     /// Bytes received: valid only during the call; copy what you keep.
     @exclusivity(unchecked) public var onRead: ((UnsafeRawBufferPointer) -> Void)?
     /// The peer closed its side (EOF: `error.isEndOfFile`, reading has stopped and the owner must close, at once or
@@ -67,6 +70,7 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     var stream: UnsafeMutablePointer<uv_stream_t> { cuv_tcp_as_stream(handle) }
 
     init(loop: EventLoop) {
+        loop.assertInLoop()
         self.loop = loop
         handle = .allocate(capacity: 1)
         uv_tcp_init(loop.uvLoop, handle)
@@ -78,10 +82,14 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     func configure() { uv_tcp_nodelay(handle, 1) }
 
     /// True until a close (graceful or not) has begun.
-    public var isOpen: Bool { state == .open }
+    public var isOpen: Bool {
+        loop.assertInLoop()
+        return state == .open
+    }
 
     /// Starts delivering bytes to ``onRead``.
     public func startReading() {
+        loop.assertInLoop()
         guard !isReading, state == .open || state == .finSent else { return }
         isReading = true
         uv_read_start(stream, tcpAllocate, tcpRead)
@@ -89,6 +97,7 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
 
     /// Stops delivering bytes (backpressure); the kernel buffers, then the peer's sends slow down.
     public func stopReading() {
+        loop.assertInLoop()
         guard isReading else { return }
         isReading = false
         uv_read_stop(stream)
@@ -96,12 +105,14 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
 
     /// Closes at once; writes the kernel has not taken yet are abandoned.
     public func close() {
+        loop.assertInLoop()
         flushOutbox()
         closeHandle()
     }
 
     /// Sends everything queued, then FIN, then closes once the peer has closed too (at most 2 s later).
     public func closeAfterWrites() {
+        loop.assertInLoop()
         guard state == .open else { return }
         flushOutbox()
         guard state == .open else { return }
@@ -110,6 +121,7 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     }
 
     func closeHandle() {
+        loop.assertInLoop()
         guard state != .closing, state != .closed else { return }
         state = .closing
         isReading = false
@@ -121,6 +133,7 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     }
 
     func handleDidClose() {
+        loop.assertInLoop()
         state = .closed
         let onClosed = self.onClosed
         onRead = nil

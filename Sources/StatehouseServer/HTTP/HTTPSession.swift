@@ -56,6 +56,7 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     }
 
     init(connection: TCPConnection, context: ServerContext) {
+        context.loop.assertInLoop()
         self.connection = connection
         self.context = context
         parser = HTTPRequestParser(

@@ -21,6 +21,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     var isOpen = true
 
     init(connection: TCPConnection, store: any HostedStore, context: ServerContext, channel: StreamChannel) {
+        context.loop.assertInLoop()
         self.connection = connection
         self.store = store
         self.context = context
@@ -34,6 +35,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
 
     /// Sends the response head and the first message, then streams.
     func start(resume: StreamPosition?) {
+        context.loop.assertInLoop()
         connection.write(Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
             + "Transfer-Encoding: chunked\r\n\r\n").utf8))
         let (first, version) = store.fanout.subscribe(self, from: resume)
@@ -52,6 +54,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     var loop: EventLoop { context.loop }
 
     func deliver(_ message: StreamMessage) {
+        context.loop.assertInLoop()
         guard isOpen else { return }
         switch cursor.decide(message, writePaused: connection.isWritePaused) {
         case .send: send(message)
@@ -84,6 +87,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     }
 
     private func drained() {
+        context.loop.assertInLoop()
         guard cursor.isBehind, isOpen else { return }
         cursor.isBehind = false
         lag.stop()
@@ -99,9 +103,13 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
         connection.closeAfterWrites()
     }
 
-    func goAway() { finish() }
+    func goAway() {
+        context.loop.assertInLoop()
+        finish()
+    }
 
     private func closed() {
+        context.loop.assertInLoop()
         isOpen = false
         heartbeat?.close()
         heartbeat = nil

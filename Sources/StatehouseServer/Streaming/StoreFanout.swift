@@ -137,6 +137,7 @@ final class StoreFanout: Sendable {
     /// Adds `subscriber` and returns its first message: a snapshot of the newest state, or, when resuming from a
     /// held `from` position, a patch from there (nil when already up to date).
     func subscribe(_ subscriber: any StreamSubscriber, from position: StreamPosition?) -> (StreamMessage?, UInt64) {
+        subscriber.loop.assertInLoop()
         let channel = subscriber.channel
         let loop = subscriber.loop
         let (first, shard) = shared.withLock { shared -> ((StreamMessage?, UInt64), FanoutShard) in
@@ -162,6 +163,7 @@ final class StoreFanout: Sendable {
 
     /// Removes a subscriber; idempotent.
     func unsubscribe(_ subscriber: any StreamSubscriber) {
+        subscriber.loop.assertInLoop()
         let channel = subscriber.channel
         let loop = subscriber.loop
         shared.withLock { shared in
@@ -189,6 +191,7 @@ final class StoreFanout: Sendable {
     /// - Returns: the waiter, for ``abandon(_:on:)``; nil when `done` has run already.
     @discardableResult
     func waitForVersion(_ version: UInt64, timeoutMs: Int, on loop: EventLoop, done: @escaping (Bool) -> Void) -> VersionWaiter? {
+        loop.assertInLoop()
         if newest.version >= version {
             done(true)
             return nil
@@ -217,15 +220,18 @@ final class StoreFanout: Sendable {
     /// Ends a wait whose request was answered otherwise (shutdown, client gone) now, not at its timeout: its timer is
     /// closed and `done(false)` runs. On `loop`, the waiter's; a finished waiter is ignored.
     func abandon(_ waiter: VersionWaiter, on loop: EventLoop) {
+        loop.assertInLoop()
         let shard = shared.withLock { $0.shardOf(loop) }
         finish(waiter, in: shard, reached: false)
     }
 
     func wakeWaiters(in shard: FanoutShard, version: UInt64) {
+        shard.loop.assertInLoop()
         for waiter in shard.waiters where waiter.version <= version { finish(waiter, in: shard, reached: true) }
     }
 
     private func finish(_ waiter: VersionWaiter, in shard: FanoutShard, reached: Bool) {
+        shard.loop.assertInLoop()
         guard let index = shard.waiters.firstIndex(where: { $0 === waiter }) else { return }
         shard.waiters.remove(at: index)
         shared.withLock {

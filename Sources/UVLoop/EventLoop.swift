@@ -29,7 +29,9 @@ public final class EventLoop: @unchecked Sendable {
     let readBuffer = UnsafeMutableRawPointer.allocate(byteCount: EventLoop.readBufferSize, alignment: 16)
     static let readBufferSize = 65536
     /// Scratch `uv_buf_t` vectors for gathered writes (loop thread only, so no dynamic exclusivity checks; libuv
-    /// copies them into a write request).
+    /// copies them into a write request). Measured for every `@exclusivity(unchecked)` of the loop (issue 14,
+    /// callgrind, release, http-actions): the checks would cost about 600 instructions per request (`runJobs` 308,
+    /// `flushGatheredWrites` 230, `enqueue` 76) of 54,600.
     @exclusivity(unchecked) private var writeVectors = UnsafeMutablePointer<uv_buf_t>.allocate(capacity: 16)
     @exclusivity(unchecked) private var writeVectorCapacity = 16
 

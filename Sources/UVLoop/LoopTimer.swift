@@ -7,9 +7,10 @@ internal import CLibUV
 public final class LoopTimer: LoopHandleOwner, @unchecked Sendable {
     private let handle: UnsafeMutablePointer<uv_timer_t>
     private let loop: EventLoop
-    /// Loop thread only (see Thread safety): no dynamic exclusivity checks.
-    @exclusivity(unchecked) private var action: (() -> Void)?
-    @exclusivity(unchecked) private var closing = false
+    /// Loop thread only (see Thread safety). Checked accesses: a timer is armed a few times per connection, not per
+    /// request (issue 14: 4 starts in 12,000 requests), so `@exclusivity(unchecked)` bought nothing here.
+    private var action: (() -> Void)?
+    private var closing = false
 
     /// Creates a stopped timer on `loop`. Call on the loop thread.
     public init(loop: EventLoop) {

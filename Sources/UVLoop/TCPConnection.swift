@@ -25,7 +25,8 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     enum State { case open, draining, finSent, closing, closed }
 
     // Every stored variable below is touched on the loop thread only (see Thread safety), most of them for every
-    // read or write: no dynamic exclusivity checks.
+    // read or write: no dynamic exclusivity checks. Measured (issue 14, callgrind, release): the checks would cost
+    // about 900 instructions per HTTP request (`write` 536, `didRead`, `flushOutbox`) and 630 per fan-out delivery.
 
     let handle: UnsafeMutablePointer<uv_tcp_t>
     /// The loop this connection belongs to.

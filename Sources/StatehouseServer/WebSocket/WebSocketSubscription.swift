@@ -16,7 +16,8 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     let channel: StreamChannel
     /// The client's id for the subscription (multiplexed endpoint), or nil.
     let id: String?
-    /// Touched on every delivery, on the loop thread only: no dynamic exclusivity check.
+    /// Touched on every delivery, on the loop thread only: no dynamic exclusivity check (issue 14, callgrind: the
+    /// checks in `deliver` and `send` would cost about 310 instructions per delivery).
     @exclusivity(unchecked) var cursor = StreamCursor()
 
     init(session: WebSocketSession, store: any HostedStore, channel: StreamChannel, id: String?) {

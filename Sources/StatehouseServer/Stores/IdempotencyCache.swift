@@ -11,7 +11,7 @@ import UVLoop
 /// ## Thread safety
 /// Sendable: a lock around the table (sessions on every event loop use it). A waiter is called on the loop it
 /// registered from.
-final class IdempotencyCache: @unchecked Sendable {
+final class IdempotencyCache: Sendable {
     /// How a keyed request turned out (what a repeat gets again).
     enum Outcome {
         case reduced(StateReply)

@@ -12,7 +12,7 @@ func asciiCaseInsensitiveEqual<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: 
 /// Whether the UTF-8 of two strings is equal when ASCII letters are folded to lower case (field names).
 ///
 /// Native strings are compared in place, byte by byte; the lengths are compared first.
-@inline(__always)
+@inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
 func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
     guard a.utf8.count == b.utf8.count else { return false }
     let compared = a.utf8.withContiguousStorageIfAvailable { a in
@@ -23,7 +23,7 @@ func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
 }
 
 /// Whether the `count` bytes of `a` and `b` are equal when ASCII letters are folded to lower case.
-@inline(__always)
+@inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
 private func asciiCaseInsensitiveEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, count: Int) -> Bool {
     guard let a = a.baseAddress, let b = b.baseAddress else { return count == 0 }
     for offset in 0..<count where a[offset] != b[offset] {
@@ -35,7 +35,7 @@ private func asciiCaseInsensitiveEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: Uns
 /// Whether `bytes`, with ASCII letters folded to lower case, equal `lowercase` (which must be lower case).
 ///
 /// The lengths are compared first, so a name of another length costs one comparison.
-@inline(__always)
+@inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
 func asciiCaseInsensitiveEqual(_ bytes: UnsafeBufferPointer<UInt8>, lowercase: StaticString) -> Bool {
     let count = lowercase.utf8CodeUnitCount
     guard bytes.count == count, let base = bytes.baseAddress else { return bytes.count == count }
@@ -45,7 +45,7 @@ func asciiCaseInsensitiveEqual(_ bytes: UnsafeBufferPointer<UInt8>, lowercase: S
 }
 
 /// Whether the UTF-8 of `text`, with ASCII letters folded to lower case, equals `lowercase` (lower case).
-@inline(__always)
+@inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
 func asciiCaseInsensitiveEqual(_ text: String, lowercase: StaticString) -> Bool {
     guard text.utf8.count == lowercase.utf8CodeUnitCount else { return false }
     return text.utf8.withContiguousStorageIfAvailable { asciiCaseInsensitiveEqual($0, lowercase: lowercase) }
@@ -54,7 +54,7 @@ func asciiCaseInsensitiveEqual(_ text: String, lowercase: StaticString) -> Bool 
 }
 
 /// Whether `count` bytes at `a` and at `b` are equal, compared eight bytes at a time.
-@inline(__always)
+@inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
 func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
     let a = UnsafeRawPointer(a)
     let b = UnsafeRawPointer(b)
@@ -74,13 +74,13 @@ func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int
 }
 
 /// The byte with `A`…`Z` mapped to `a`…`z`; other bytes unchanged.
-@inline(__always)
+@inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
 func asciiLowercased(_ byte: UInt8) -> UInt8 {
     byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
 }
 
 /// Whether `byte` is optional whitespace: space or horizontal tab (RFC 9110 §5.6.3 OWS).
-@inline(__always)
+@inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
 func isOWS(_ byte: UInt8) -> Bool {
     byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
 }

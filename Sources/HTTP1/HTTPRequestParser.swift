@@ -23,8 +23,9 @@ public final class HTTPRequestParser {
     /// The request in progress, completed events and flags, at a stable heap address llhttp's `data` points to.
     private let state: UnsafeMutablePointer<ParserState>
     /// Whether the parser has stopped for good.
-    /// Confined to the owner's thread (see Thread safety): no dynamic exclusivity check.
-    @exclusivity(unchecked) private var isDone = false
+    /// Confined to the owner's thread (see Thread safety). A plain `var`: the compiler proves its accesses never
+    /// overlap, so it has no run-time check to skip (issue 14, callgrind: none in `feed` either way).
+    private var isDone = false
 
     /// True once any byte of a not-yet-complete request has been seen (blank lines between requests
     /// do not count); false again when it completes.

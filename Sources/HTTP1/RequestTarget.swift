@@ -54,7 +54,7 @@ struct RequestTarget {
 }
 
 /// Whether the UTF-8 of `text` is exactly `bytes`; the lengths are compared first.
-@inline(__always)
+@inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
 func utf8(of text: String, equals bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard text.utf8.count == bytes.count else { return false }
     guard let other = bytes.baseAddress else { return true }

@@ -98,7 +98,7 @@ public enum JSONStringEscaper {
 
     /// Whether `byte` is below 0x20, `"` or `\`.
     @inlinable
-    @inline(__always)
+    @inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
     static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
@@ -106,7 +106,7 @@ public enum JSONStringEscaper {
     /// Whether any of the eight bytes in `word` is below 0x20, `"` or `\` (exact: no false positives or negatives,
     /// whatever the byte order).
     @inlinable
-    @inline(__always)
+    @inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
     static func needsEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -143,7 +143,7 @@ public enum JSONStringEscaper {
 
     /// The lowercase hex digit of `nibble` (0...15).
     @inlinable
-    @inline(__always)
+    @inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
     static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
     }

@@ -21,14 +21,14 @@ enum JSONStringScanner {
     }
 
     /// Whether `byte` ends a plain run (see `plainASCIIEnd`).
-    @inline(__always)
+    @inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
     static func isStop(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80
     }
 
     /// Eight bytes, first byte lowest: the high bit of each byte lane is set for stop bytes. Exact for the lowest
     /// stop byte (a lane above one may be flagged falsely, through a borrow), which is all `plainASCIIEnd` reads.
-    @inline(__always)
+    @inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
     static func stopMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quote = word ^ (ones &* 0x22)
@@ -41,7 +41,7 @@ enum JSONStringScanner {
 
     /// A String from bytes known to be ASCII. Up to 15 bytes are written straight into a small string (no allocation,
     /// no validation pass); longer ones go through `String(decoding:)`.
-    @inline(__always)
+    @inline(__always)  // measured: all of them together, 1,040 instructions per HTTP request (BENCHMARKS.md, issue 14)
     static func asciiString(_ ascii: UnsafeBufferPointer<UInt8>) -> String {
         guard ascii.count <= 15 else { return String(decoding: ascii, as: UTF8.self) }
         guard let source = ascii.baseAddress, ascii.count > 0 else { return "" }

@@ -15,15 +15,15 @@ extension BytesEncoder {
         _ value: T, in anchor: PathAnchor, _ key: @autoclosure () -> PathKey?
     ) throws -> Bool {
         if T.self == String.self {
-            writeString(unsafeBitCast(value, to: String.self))
+            writeString(value as! String)
         } else if T.self == Int.self {
-            writeInteger(Int64(unsafeBitCast(value, to: Int.self)))
+            writeInteger(Int64(value as! Int))
         } else if T.self == Bool.self {
-            writeBool(unsafeBitCast(value, to: Bool.self))
+            writeBool(value as! Bool)
         } else if T.self == Double.self {
-            try writeDouble(unsafeBitCast(value, to: Double.self), in: anchor, key())
+            try writeDouble(value as! Double, in: anchor, key())
         } else if T.self == Float.self {
-            try writeFloat(unsafeBitCast(value, to: Float.self), in: anchor, key())
+            try writeFloat(value as! Float, in: anchor, key())
         } else if writeOtherInteger(value) {
             return true
         } else if try writeScalarArray(value, in: anchor, key()) {
@@ -35,7 +35,7 @@ extension BytesEncoder {
     }
 
     private func writeOtherInteger<T>(_ value: T) -> Bool {
-        func bits<I>(_ type: I.Type) -> I { unsafeBitCast(value, to: I.self) }
+        func bits<I>(_ type: I.Type) -> I { value as! I }
         if T.self == Int64.self {
             writeInteger(bits(Int64.self))
         } else if T.self == UInt.self {
@@ -69,17 +69,17 @@ extension BytesEncoder {
         _ value: T, in anchor: PathAnchor, _ key: @autoclosure () -> PathKey?
     ) throws -> Bool {
         if T.self == [Int].self {
-            writeArray(unsafeBitCast(value, to: [Int].self), in: anchor) {
+            writeArray(value as! [Int], in: anchor) {
                 JSONTextWriter.writeInteger(Int64($1), into: &$0)
             }
         } else if T.self == [String].self {
-            writeArray(unsafeBitCast(value, to: [String].self), in: anchor) {
+            writeArray(value as! [String], in: anchor) {
                 JSONTextWriter.writeString($1, into: &$0)
             }
         } else if T.self == [Bool].self {
-            writeArray(unsafeBitCast(value, to: [Bool].self), in: anchor) { JSONTextWriter.writeBool($1, into: &$0) }
+            writeArray(value as! [Bool], in: anchor) { JSONTextWriter.writeBool($1, into: &$0) }
         } else if T.self == [Double].self {
-            let doubles = unsafeBitCast(value, to: [Double].self)
+            let doubles = value as! [Double]
             if let bad = doubles.firstIndex(where: { !$0.isFinite }) {
                 var arrayPosition = position(of: anchor)
                 if let key = key() { arrayPosition = arrayPosition.appending(key) }

@@ -57,42 +57,42 @@ extension ValueDecoder {
         _ key: @autoclosure () -> PathKey?
     ) throws -> T {
         switch kind {
-        case .string: return unsafeBitCast(try string(value, at: position, key()), to: T.self)
-        case .bool: return unsafeBitCast(try bool(value, at: position, key()), to: T.self)
-        case .double: return unsafeBitCast(try floatingPoint(value, as: Double.self, at: position, key()), to: T.self)
-        case .float: return unsafeBitCast(try floatingPoint(value, as: Float.self, at: position, key()), to: T.self)
-        case .int: return unsafeBitCast(try integer(value, as: Int.self, at: position, key()), to: T.self)
-        case .int8: return unsafeBitCast(try integer(value, as: Int8.self, at: position, key()), to: T.self)
-        case .int16: return unsafeBitCast(try integer(value, as: Int16.self, at: position, key()), to: T.self)
-        case .int32: return unsafeBitCast(try integer(value, as: Int32.self, at: position, key()), to: T.self)
-        case .int64: return unsafeBitCast(try integer(value, as: Int64.self, at: position, key()), to: T.self)
-        case .int128: return unsafeBitCast(try integer(value, as: Int128.self, at: position, key()), to: T.self)
-        case .uint: return unsafeBitCast(try integer(value, as: UInt.self, at: position, key()), to: T.self)
-        case .uint8: return unsafeBitCast(try integer(value, as: UInt8.self, at: position, key()), to: T.self)
-        case .uint16: return unsafeBitCast(try integer(value, as: UInt16.self, at: position, key()), to: T.self)
-        case .uint32: return unsafeBitCast(try integer(value, as: UInt32.self, at: position, key()), to: T.self)
-        case .uint64: return unsafeBitCast(try integer(value, as: UInt64.self, at: position, key()), to: T.self)
-        case .uint128: return unsafeBitCast(try integer(value, as: UInt128.self, at: position, key()), to: T.self)
+        case .string: return try string(value, at: position, key()) as! T
+        case .bool: return try bool(value, at: position, key()) as! T
+        case .double: return try floatingPoint(value, as: Double.self, at: position, key()) as! T
+        case .float: return try floatingPoint(value, as: Float.self, at: position, key()) as! T
+        case .int: return try integer(value, as: Int.self, at: position, key()) as! T
+        case .int8: return try integer(value, as: Int8.self, at: position, key()) as! T
+        case .int16: return try integer(value, as: Int16.self, at: position, key()) as! T
+        case .int32: return try integer(value, as: Int32.self, at: position, key()) as! T
+        case .int64: return try integer(value, as: Int64.self, at: position, key()) as! T
+        case .int128: return try integer(value, as: Int128.self, at: position, key()) as! T
+        case .uint: return try integer(value, as: UInt.self, at: position, key()) as! T
+        case .uint8: return try integer(value, as: UInt8.self, at: position, key()) as! T
+        case .uint16: return try integer(value, as: UInt16.self, at: position, key()) as! T
+        case .uint32: return try integer(value, as: UInt32.self, at: position, key()) as! T
+        case .uint64: return try integer(value, as: UInt64.self, at: position, key()) as! T
+        case .uint128: return try integer(value, as: UInt128.self, at: position, key()) as! T
         case .intArray:
             let converted = try array(value, at: position, key()) {
                 if case .number(let number) = $0 { number.integer(as: Int.self) } else { nil }
             } slow: { try $0.integer($1, as: Int.self, at: $2, $3) }
-            return unsafeBitCast(converted, to: T.self)
+            return converted as! T
         case .stringArray:
             let converted = try array(value, at: position, key()) {
                 if case .string(let string) = $0 { string } else { nil }
             } slow: { try $0.string($1, at: $2, $3) }
-            return unsafeBitCast(converted, to: T.self)
+            return converted as! T
         case .doubleArray:
             let converted = try array(value, at: position, key()) {
                 if case .number(let number) = $0 { number.floatingPoint(as: Double.self) } else { nil }
             } slow: { try $0.floatingPoint($1, as: Double.self, at: $2, $3) }
-            return unsafeBitCast(converted, to: T.self)
+            return converted as! T
         case .boolArray:
             let converted = try array(value, at: position, key()) {
                 if case .bool(let bool) = $0 { bool } else { nil }
             } slow: { try $0.bool($1, at: $2, $3) }
-            return unsafeBitCast(converted, to: T.self)
+            return converted as! T
         case .data, .url, .decimal:
             return try decodeFoundationType(kind, value, as: T.self, at: position, key())
         }

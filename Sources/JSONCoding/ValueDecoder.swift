@@ -10,7 +10,8 @@ import JSON
 /// Confined to the thread running one decode call; never shared.
 final class ValueDecoder: Decoder {
     /// The value the innermost open `init(from:)` is decoding.
-    /// (Confined to one thread and never accessed overlapping, so without dynamic exclusivity checks.)
+    /// (Confined to one thread and never accessed overlapping, so without dynamic exclusivity checks: issue 14,
+    /// callgrind, they would cost 76 instructions per `container(keyedBy:)` of every decoded action.)
     @exclusivity(unchecked) var current: JSONValue
     /// Coding path steps of the open `init(from:)` frames, outermost first.
     @exclusivity(unchecked) var path: [PathKey]

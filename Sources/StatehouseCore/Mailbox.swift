@@ -11,10 +11,13 @@ import Foundation
 /// One heap block (80 bytes of malloc on 64-bit Linux): the queue state is a `ManagedBuffer`'s header and the
 /// `pthread_mutex_t` its single tail element, so there is no separate lock object. A struct: a copy shares the buffer.
 ///
+/// Why a pthread mutex, the one lock in Statehouse that is not `Synchronization.Mutex`: ThreadSanitizer does not
+/// see `Mutex`'s futex slow path, so under contention (every store's mailbox is pushed from many threads) it reports
+/// races that are not there; it does see pthread mutexes. A Foundation lock object would do as well for TSan but
+/// costs two more heap blocks (96 bytes) per mailbox, i.e. per store.
+///
 /// ## Thread safety
 /// `@unchecked Sendable`: the queue is read and written only while the mutex is held.
-/// A pthread mutex rather than `Synchronization.Mutex`, whose futex slow path ThreadSanitizer does not see (false
-/// race reports), and rather than `NSLock`, which is two more heap blocks (96 bytes) per mailbox.
 struct Mailbox<Item: Sendable>: @unchecked Sendable {
     /// The guarded state.
     struct Queue {

@@ -34,6 +34,8 @@ import Foundation
 public actor Store<R: Reducer> {
     // Stored properties used on every action skip the run-time exclusivity check (`@exclusivity(unchecked)`): the
     // actor serializes every access, and no access to them overlaps another (a reducer cannot reach its store).
+    // Measured (issue 14, callgrind, release, http-actions): the checks would cost about 1,900 instructions per
+    // action (`holdsOutputs` 837, `reduce` 308, `snapshot` 304, `drain` and `currentGroup` 152 each).
 
     /// The number of distinct states since creation; starts at `0`, +1 per changing reduce.
     @exclusivity(unchecked) public internal(set) var version: UInt64 = 0

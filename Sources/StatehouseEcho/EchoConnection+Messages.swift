@@ -17,6 +17,7 @@ extension EchoConnection {
 
     /// The peer ended TCP: the machine closes the socket.
     func webSocketEnded() {
+        connection.loop.assertInLoop()
         var actions: [WebSocketConnection.Action] = []
         machine.peerEnded(into: &actions)
         carryOut(actions)

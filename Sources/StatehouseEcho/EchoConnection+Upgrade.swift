@@ -6,6 +6,7 @@ extension EchoConnection {
     /// reads `leftover` (frames sent right behind the request) as WebSocket input. An invalid handshake is answered
     /// with the status `WebSocketHandshake.validate` chose (400 or 426) and closed.
     func upgrade(_ request: HTTPRequest, leftover: [UInt8]) {
+        connection.loop.assertInLoop()
         let fields = request.fields.map { (name: $0.name, value: $0.value) }
         switch WebSocketHandshake.validate(method: request.method, fields: fields) {
         case .failure(let error):

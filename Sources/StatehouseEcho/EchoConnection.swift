@@ -34,18 +34,21 @@ final class EchoConnection {
 
     /// Wraps an accepted connection; `maxMessageBytes` bounds each WebSocket message (RFC 6455 §7.4.1, 1009).
     init(connection: TCPConnection, maxMessageBytes: Int) {
+        connection.loop.assertInLoop()
         self.connection = connection
         machine = WebSocketConnection(role: .server, configuration: .init(maxMessageBytes: maxMessageBytes))
     }
 
     /// Installs the callbacks and starts reading.
     func start() {
+        connection.loop.assertInLoop()
         connection.onRead = { [self] bytes in received(bytes) }
         connection.onEnd = { [self] _ in peerEnded() }
         connection.startReading()
     }
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
+        connection.loop.assertInLoop()
         switch phase {
         case .http: handle(parser.feed(bytes))
         case .webSocket: receivedFrames(bytes)
@@ -56,6 +59,7 @@ final class EchoConnection {
     /// The peer sent FIN (or the socket failed): a half-read request is answered 400, then TCP closes; in WebSocket
     /// the machine decides (it closes).
     private func peerEnded() {
+        connection.loop.assertInLoop()
         switch phase {
         case .http:
             handle(parser.finish())
@@ -88,6 +92,7 @@ final class EchoConnection {
 
     /// Answers with an error and closes once it is written.
     func reject(status: Int, message: String, fields: [HTTPField]) {
+        connection.loop.assertInLoop()
         let response = HTTPResponse(
             status: status, fields: fields + [HTTPField(name: "Content-Type", value: "text/plain; charset=utf-8")],
             body: Array((message + "\n").utf8))

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// A value behind a lock (the standard library's `Mutex`: no system call unless contended).
+/// A value behind a lock, shared by reference: for a local value captured by escaping closures (a callback's
+/// result), which a `Mutex` cannot be (it is non-copyable). A stored property uses `Mutex` directly.
 ///
 /// ## Thread safety
 /// Sendable: every access holds the lock.

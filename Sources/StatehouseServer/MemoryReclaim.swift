@@ -27,6 +27,8 @@ enum MemoryReclaim {
     private static let scheduled = Atomic<Bool>(false)
 
     /// glibc's `int malloc_trim(size_t pad)`, found at run time: Swift's Glibc module does not import `<malloc.h>`.
+    /// (`unsafeBitCast` is not for speed here: it is how a `dlsym` pointer becomes a callable C function; called on
+    /// a trim only, far from any hot path.)
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
         unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
     }

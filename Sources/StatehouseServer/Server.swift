@@ -1,5 +1,6 @@
 import Foundation
 import StatehouseCore
+import Synchronization
 import UVLoop
 
 /// A Statehouse server: hosts the configured stores and serves the HTTP and WebSocket API on
@@ -32,8 +33,7 @@ public final class Server: @unchecked Sendable {
     private let acceptFailures: RateLimitedLog
     /// Where the server's log lines go; sessions, stores and storage get it (with their metadata) from here.
     let logger: Logger
-    private let lifecycle = NSLock()
-    private var phase: Phase = .created
+    private let phase = Mutex(Phase.created)
 
     private enum Phase { case created, running, stopping, stopped }
 
@@ -95,7 +95,7 @@ public final class Server: @unchecked Sendable {
     /// - Throws: `UVError` when the address cannot be bound (e.g. `EADDRINUSE`).
     @discardableResult
     public func start() throws -> Int {
-        lifecycle.withLock { precondition(phase == .created, "Server.start() called twice"); phase = .running }
+        phase.withLock { precondition($0 == .created, "Server.start() called twice"); $0 = .running }
         prepareProcessSignals()
         let connectionLimit = admittedConnections()
         for loop in loops { loop.start() }
@@ -111,7 +111,7 @@ public final class Server: @unchecked Sendable {
             }
         } catch {
             for loop in loops { loop.stop() }
-            lifecycle.withLock { phase = .stopped }
+            phase.withLock { $0 = .stopped }
             stopped.signal()
             throw error
         }
@@ -190,7 +190,7 @@ public final class Server: @unchecked Sendable {
     /// the loops.
     /// Waits at most `graceMs` milliseconds for connections to go. Returns when the loop has ended; idempotent.
     public func shutdown(graceMs: Int = 3000) {
-        let first = lifecycle.withLock { () -> Bool in
+        let first = phase.withLock { phase -> Bool in
             guard phase == .running else { return false }
             phase = .stopping
             return true
@@ -218,7 +218,7 @@ public final class Server: @unchecked Sendable {
         stopStores()
         durability?.database.close()  // after the stops: every batch they wrote is committed
         for loop in loops { loop.stop() }
-        lifecycle.withLock { phase = .stopped }
+        phase.withLock { $0 = .stopped }
         stopped.signal()
     }
 

@@ -65,14 +65,19 @@ final class ServerContext: @unchecked Sendable {
 
     /// A number for a new connection, unique within the server (the `conn` of its log lines).
     func nextConnectionID() -> UInt64 {
+        loop.assertInLoop()
         lastConnectionID &+= connectionIDStride
         return lastConnectionID
     }
 
-    func add(_ session: any ServerSession) { sessions[ObjectIdentifier(session)] = session }
+    func add(_ session: any ServerSession) {
+        loop.assertInLoop()
+        sessions[ObjectIdentifier(session)] = session
+    }
 
     /// A session's connection has closed (an upgraded session counts as its HTTP session did).
     func remove(_ session: any ServerSession) {
+        loop.assertInLoop()
         guard sessions.removeValue(forKey: ObjectIdentifier(session)) != nil else { return }
         connections.release()
         if isShuttingDown, sessions.isEmpty, let drained = onDrained {
@@ -83,6 +88,7 @@ final class ServerContext: @unchecked Sendable {
 
     /// Replaces an HTTP session by the WebSocket session it upgraded to.
     func replace(_ old: any ServerSession, with new: any ServerSession) {
+        loop.assertInLoop()
         sessions[ObjectIdentifier(old)] = nil
         sessions[ObjectIdentifier(new)] = new
     }

@@ -6,16 +6,15 @@ import Synchronization
 /// ## Thread safety
 /// Sendable: one lock around the table (every event loop looks stores up; `PUT` and `DELETE` change it), and an
 /// atomic count of its changes, which lets a ``Memo`` answer a repeated lookup without the lock.
-final class StoreRegistry: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stores: [String: any HostedStore]
+final class StoreRegistry: Sendable {
+    private let stores: Mutex<[String: any HostedStore]>
     /// How many times the table has changed (bumped under the lock, after the change).
     private let generation = Atomic<UInt64>(0)
 
-    init(_ stores: [String: any HostedStore]) { self.stores = stores }
+    init(_ stores: [String: any HostedStore]) { self.stores = Mutex(stores) }
 
     /// The store named `name`, or nil.
-    subscript(name: String) -> (any HostedStore)? { lock.withLock { stores[name] } }
+    subscript(name: String) -> (any HostedStore)? { stores.withLock { $0[name] } }
 
     /// The answer of one lookup and the table generation it was valid for; kept by one thread (e.g. a connection).
     ///
@@ -40,10 +39,10 @@ final class StoreRegistry: @unchecked Sendable {
     }
 
     /// A copy of the whole table.
-    var all: [String: any HostedStore] { lock.withLock { stores } }
+    var all: [String: any HostedStore] { stores.withLock { $0 } }
 
     /// The number of stores.
-    var count: Int { lock.withLock { stores.count } }
+    var count: Int { stores.withLock { $0.count } }
 
     /// What ``add(_:limit:)`` did.
     enum Addition {
@@ -56,7 +55,7 @@ final class StoreRegistry: @unchecked Sendable {
 
     /// Adds `store` unless its name is taken or `limit` stores are hosted already.
     func add(_ store: any HostedStore, limit: Int) -> Addition {
-        lock.withLock {
+        stores.withLock { stores in
             if let existing = stores[store.name] { return .exists(existing) }
             guard stores.count < limit else { return .full }
             stores[store.name] = store
@@ -67,7 +66,7 @@ final class StoreRegistry: @unchecked Sendable {
 
     /// Removes and returns the store named `name` (nil when there is none).
     func remove(_ name: String) -> (any HostedStore)? {
-        lock.withLock {
+        stores.withLock { stores in
             let removed = stores.removeValue(forKey: name)
             if removed != nil { generation.add(1, ordering: .releasing) }
             return removed
@@ -82,30 +81,32 @@ final class StoreRegistry: @unchecked Sendable {
 ///
 /// ## Thread safety
 /// Sendable: a lock around two counters.
-final class ConnectionGauge: @unchecked Sendable {
-    private let lock = NSLock()
-    private var open = 0
-    /// The most connections open since the last trim request.
-    private var peak = 0
+final class ConnectionGauge: Sendable {
+    private struct Counts {
+        var open = 0
+        /// The most connections open since the last trim request.
+        var peak = 0
+    }
+    private let counts = Mutex(Counts())
     /// Net closes from the peak that ask for a trim: 1,024.
     static let trimDrop = 1_024
 
     /// Counts a new connection if fewer than `limit` are open; false when the limit is reached.
     func admit(limit: Int) -> Bool {
-        lock.withLock {
-            guard open < limit else { return false }
-            open += 1
-            if open > peak { peak = open }
+        counts.withLock { counts in
+            guard counts.open < limit else { return false }
+            counts.open += 1
+            if counts.open > counts.peak { counts.peak = counts.open }
             return true
         }
     }
 
     /// A counted connection has closed.
     func release() {
-        let trim = lock.withLock { () -> Bool in
-            open -= 1
-            guard peak - open >= Self.trimDrop else { return false }
-            peak = open
+        let trim = counts.withLock { counts -> Bool in
+            counts.open -= 1
+            guard counts.peak - counts.open >= Self.trimDrop else { return false }
+            counts.peak = counts.open
             return true
         }
         if trim { MemoryReclaim.trimSoon() }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs a child process with captured output and a hard time limit.
 enum Subprocess {
@@ -67,41 +68,36 @@ enum Subprocess {
 
     /// Kills the child on timeout unless disarmed first.
     private final class Watchdog: @unchecked Sendable {
-        private let lock = NSLock()
+        private struct State {
+            var armed = true
+            var fired = false
+        }
+        private let state = Mutex(State())
         private let process: Process
-        private var armed = true
-        private(set) var fired = false
 
         init(process: Process) { self.process = process }
 
-        var didFire: Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return fired
-        }
+        var didFire: Bool { state.withLock { $0.fired } }
 
         func disarm() {
-            lock.lock()
-            armed = false
-            lock.unlock()
+            state.withLock { $0.armed = false }
         }
 
         func fire() {
-            lock.lock()
-            defer { lock.unlock() }
-            guard armed, process.isRunning else { return }
-            fired = true
-            let pid = process.processIdentifier
-            kill(pid, SIGTERM)
-            DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in
-                self.killIfStillRunning(pid)
+            let process = process
+            state.withLock { state in
+                guard state.armed, process.isRunning else { return }
+                state.fired = true
+                let pid = process.processIdentifier
+                kill(pid, SIGTERM)
+                DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in
+                    self.killIfStillRunning(pid)
+                }
             }
         }
 
         private func killIfStillRunning(_ pid: Int32) {
-            lock.lock()
-            defer { lock.unlock() }
-            if armed { kill(pid, SIGKILL) }
+            state.withLock { if $0.armed { kill(pid, SIGKILL) } }
         }
     }
 }

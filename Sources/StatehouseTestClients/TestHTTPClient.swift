@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An HTTP/1.1 client over one keep-alive TCP connection to `127.0.0.1:port` (RFC 9112).
 ///
@@ -14,7 +15,8 @@ public final class TestHTTPClient: @unchecked Sendable {
     /// Time allowed for each response in `request` (default 5 s).
     public let timeout: Duration
     private let reader: BufferedReader
-    private let lock = NSLock()
+    /// Serialises the calls (it guards no value: the reader is used only while it is held).
+    private let lock = Mutex(())
 
     /// Opens the connection to `127.0.0.1:port`.
     ///
@@ -45,10 +47,10 @@ public final class TestHTTPClient: @unchecked Sendable {
                         fields: [(String, String)] = []) throws -> TestHTTPResponse {
         let bytes = Self.encodeRequest(method: method, path: path, port: port,
                                        body: body.map { Array($0.utf8) }, fields: fields)
-        lock.lock()
-        defer { lock.unlock() }
-        try reader.socket.send(bytes)
-        return try reader.readResponse(deadline: .after(timeout), bodyless: method.uppercased() == "HEAD")
+        return try lock.withLock { _ in
+            try reader.socket.send(bytes)
+            return try reader.readResponse(deadline: .after(timeout), bodyless: method.uppercased() == "HEAD")
+        }
     }
 
     /// Writes `bytes` exactly as given (no framing, no fields added).
@@ -72,9 +74,7 @@ public final class TestHTTPClient: @unchecked Sendable {
     /// - Throws: `TestClientError` on timeout, EOF before a full response, a malformed head, or
     ///   a chunked response.
     public func readResponse(deadline: ContinuousClock.Instant) throws -> TestHTTPResponse {
-        lock.lock()
-        defer { lock.unlock() }
-        return try reader.readResponse(deadline: deadline, bodyless: false)
+        try lock.withLock { _ in try reader.readResponse(deadline: deadline, bodyless: false) }
     }
 
     /// Waits for the server to close the connection.
@@ -84,15 +84,15 @@ public final class TestHTTPClient: @unchecked Sendable {
     /// - Returns: `true` if EOF or a connection reset was seen before `deadline`, `false` if the
     ///   connection was still open then.
     public func isClosedByPeer(deadline: ContinuousClock.Instant) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            while try reader.fill(deadline: deadline) {}
-            return true
-        } catch let error as TestClientError {
-            return !error.isTimeout
-        } catch {
-            return true
+        lock.withLock { _ in
+            do {
+                while try reader.fill(deadline: deadline) {}
+                return true
+            } catch let error as TestClientError {
+                return !error.isTimeout
+            } catch {
+                return true
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Glibc
 
 /// A blocking TCP connection to `127.0.0.1:port` on plain POSIX sockets.
@@ -18,9 +19,10 @@ public final class TestSocket: @unchecked Sendable {
     let descriptor: Int32
     /// The remote port this socket is connected to.
     public let port: UInt16
-    private let sendLock = NSLock()
-    private let stateLock = NSLock()
-    private var isShutDown = false
+    /// Serialises sends (it guards no value).
+    private let sendLock = Mutex(())
+    /// Whether ``close()`` has shut the connection down.
+    private let isShutDown = Mutex(false)
 
     /// Connects to `127.0.0.1:port`.
     ///
@@ -62,22 +64,22 @@ public final class TestSocket: @unchecked Sendable {
     /// - Throws: `TestClientError` when the peer has gone (`EPIPE`, `ECONNRESET`), the socket was
     ///   closed locally, or a write stays blocked longer than the connect timeout.
     public func send(_ bytes: [UInt8]) throws {
-        sendLock.lock()
-        defer { sendLock.unlock() }
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { raw in
-                Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if sent < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                if code == EAGAIN || code == EWOULDBLOCK {
-                    throw TestClientError.timeout("send: timed out with \(bytes.count - offset) of \(bytes.count) bytes unsent")
+        try sendLock.withLock { _ throws(TestClientError) in
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes.withUnsafeBytes { raw in
+                    Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                 }
-                throw TestClientError.posix("send", errno: code)
+                if sent < 0 {
+                    let code = errno
+                    if code == EINTR { continue }
+                    if code == EAGAIN || code == EWOULDBLOCK {
+                        throw TestClientError.timeout("send: timed out with \(bytes.count - offset) of \(bytes.count) bytes unsent")
+                    }
+                    throw TestClientError.posix("send", errno: code)
+                }
+                offset += sent
             }
-            offset += sent
         }
     }
 
@@ -96,11 +98,11 @@ public final class TestSocket: @unchecked Sendable {
     /// Shuts the connection down in both directions. Idempotent; later sends throw and
     /// later receives return EOF.
     public func close() {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        guard !isShutDown else { return }
-        isShutDown = true
-        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        isShutDown.withLock { isShutDown in
+            guard !isShutDown else { return }
+            isShutDown = true
+            _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        }
     }
 
     private static func configure(_ fd: Int32, timeout: Duration) throws {

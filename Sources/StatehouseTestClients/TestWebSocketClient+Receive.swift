@@ -6,14 +6,14 @@ extension TestWebSocketClient {
     /// - Throws: `TestClientError` on timeout (`isTimeout`), on EOF or reset before a message, or
     ///   when the server breaks RFC 6455 (see the type's documentation).
     public func receive(timeout: Duration = .seconds(5)) throws -> TestWebSocketMessage {
-        receiveLock.lock()
-        defer { receiveLock.unlock() }
-        guard let message = try nextMessageLocked(deadline: .after(timeout)) else {
-            let how = reader.sawReset ? "reset" : "closed (EOF)"
-            let after = closeWasReceived ? "after its close frame" : "without a close frame"
-            throw TestClientError("WebSocket connection \(how) by the server \(after)")
+        try receiveLock.withLock { _ in
+            guard let message = try nextMessageLocked(deadline: .after(timeout)) else {
+                let how = reader.sawReset ? "reset" : "closed (EOF)"
+                let after = closeWasReceived ? "after its close frame" : "without a close frame"
+                throw TestClientError("WebSocket connection \(how) by the server \(after)")
+            }
+            return message
         }
-        return message
     }
 
     /// Waits for the next message, which must be text holding a JSON object.
@@ -53,13 +53,13 @@ extension TestWebSocketClient {
     ///   (EOF or reset) without a close frame, or the close frame carried no code.
     /// - Throws: `TestClientError` on timeout or a protocol violation by the server.
     public func receiveClose(timeout: Duration = .seconds(5)) throws -> UInt16? {
-        receiveLock.lock()
-        defer { receiveLock.unlock() }
         let deadline = ContinuousClock.Instant.after(timeout)
-        while let message = try nextMessageLocked(deadline: deadline) {
-            if case .close(let code, _) = message { return code }
+        return try receiveLock.withLock { _ in
+            while let message = try nextMessageLocked(deadline: deadline) {
+                if case .close(let code, _) = message { return code }
+            }
+            return nil
         }
-        return nil
     }
 
     /// Decodes frames from the buffer, reading more as needed, until one yields a message.

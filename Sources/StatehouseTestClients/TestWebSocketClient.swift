@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An RFC 6455 WebSocket client on a plain TCP socket, for tests.
 ///
@@ -28,9 +29,9 @@ public final class TestWebSocketClient: @unchecked Sendable {
     public let handshakeResponse: TestHTTPResponse
 
     let reader: BufferedReader
-    let receiveLock = NSLock()
-    private let stateLock = NSLock()
-    private var closeWasSent = false
+    /// Serialises receives; guards `partialMessage` and `closeWasReceived` (held around every use of them).
+    let receiveLock = Mutex(())
+    private let closeWasSent = Mutex(false)
     /// Reassembly state: opcode and payload of a message whose final fragment has not arrived.
     /// Guarded by `receiveLock`.
     var partialMessage: (opcode: UInt8, payload: [UInt8])?
@@ -70,20 +71,18 @@ public final class TestWebSocketClient: @unchecked Sendable {
 
     /// Whether `close()` / `sendClose` has sent a close frame; marks it sent when `mark` is true.
     func closeSent(mark: Bool) -> Bool {
-        stateLock.lock()
-        defer { stateLock.unlock() }
-        let was = closeWasSent
-        if mark { closeWasSent = true }
-        return was
+        closeWasSent.withLock { sent in
+            let was = sent
+            if mark { sent = true }
+            return was
+        }
     }
 
     /// Closes cleanly: sends close code 1000 unless a close frame was sent or received, waits up
     /// to 1 s for the server's close frame or EOF, then shuts the TCP connection. Idempotent;
     /// never throws. (If another thread is inside a `receive`, the wait starts when it returns.)
     public func close() {
-        receiveLock.lock()
-        let received = closeWasReceived
-        receiveLock.unlock()
+        let received = receiveLock.withLock { _ in closeWasReceived }
         if !received {
             if !closeSent(mark: false) { try? sendClose(code: 1000) }
             _ = try? receiveClose(timeout: .seconds(1))

@@ -18,8 +18,9 @@ internal import CLibUV
 public final class EventLoop: @unchecked Sendable {
     let uvLoop: UnsafeMutablePointer<uv_loop_t>
     private let door: UnsafeMutablePointer<uv_async_t>
-    private let lock = NSLock()
-    private var jobs: [Job] = []
+    /// The door's job queue and the loop's lifecycle, behind one lock (the standard library's `Mutex`: a futex,
+    /// no system call unless contended).
+    private let queue = Mutex(Queue())
     /// The loop thread's `pthread_self()`, 0 before it starts: read without the lock by ``isInLoop``.
     private let loopThread = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)
@@ -28,12 +29,18 @@ public final class EventLoop: @unchecked Sendable {
     let readBuffer = UnsafeMutableRawPointer.allocate(byteCount: EventLoop.readBufferSize, alignment: 16)
     static let readBufferSize = 65536
     /// Scratch `uv_buf_t` vectors for gathered writes (loop thread only, so no dynamic exclusivity checks; libuv
-    /// copies them into a write request).
+    /// copies them into a write request). Measured for every `@exclusivity(unchecked)` of the loop (issue 14,
+    /// callgrind, release, http-actions): the checks would cost about 600 instructions per request (`runJobs` 308,
+    /// `flushGatheredWrites` 230, `enqueue` 76) of 54,600.
     @exclusivity(unchecked) private var writeVectors = UnsafeMutablePointer<uv_buf_t>.allocate(capacity: 16)
     @exclusivity(unchecked) private var writeVectorCapacity = 16
-    private var state: State = .created
 
     private enum State { case created, running, stopping, stopped }
+
+    private struct Queue {
+        var jobs: [Job] = []
+        var state: State = .created
+    }
 
     /// Creates the loop and its door. Call ``start()`` to run it.
     /// - Throws: `UVError` when libuv cannot initialise the loop.
@@ -58,6 +65,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Room for `count` write vectors, valid until the next call (loop thread only).
     func scratchWriteVectors(_ count: Int) -> UnsafeMutablePointer<uv_buf_t> {
+        assertInLoop()
         if count > writeVectorCapacity {
             writeVectors.deallocate()
             writeVectorCapacity = max(count, writeVectorCapacity * 2)
@@ -68,7 +76,10 @@ public final class EventLoop: @unchecked Sendable {
 
     /// The loop's clock in milliseconds (libuv's `uv_now`: read once per loop turn, the base of timer deadlines).
     /// Loop thread only.
-    public var now: UInt64 { uv_now(uvLoop) }
+    public var now: UInt64 {
+        assertInLoop()
+        return uv_now(uvLoop)
+    }
 
     /// How many threads can run in parallel for this process: the CPUs in its affinity mask (`taskset`), at least 1
     /// (libuv's `uv_available_parallelism`).
@@ -76,16 +87,16 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Starts the loop thread. The loop runs until ``stop()``.
     public func start() {
-        lock.withLock {
-            precondition(state == .created, "EventLoop.start() called twice")
-            state = .running
+        queue.withLock {
+            precondition($0.state == .created, "EventLoop.start() called twice")
+            $0.state = .running
         }
         let thread = Thread { [self] in
             loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
             uv_run(uvLoop, UV_RUN_DEFAULT)
             uv_loop_close(uvLoop)
             loopThread.store(0, ordering: .releasing)  // a later thread may get the same id
-            lock.withLock { state = .stopped }
+            queue.withLock { $0.state = .stopped }
             finished.signal()
         }
         thread.name = "statehouse-loop"
@@ -103,9 +114,9 @@ public final class EventLoop: @unchecked Sendable {
     /// before it stops).
     func enqueue(_ job: Job) {
         let wakeUp = !(isInLoop && isRunningJobs)
-        lock.withLock {
-            guard state == .running || state == .created else { return }
-            jobs.append(job)
+        queue.withLock {
+            guard $0.state == .running || $0.state == .created else { return }
+            $0.jobs.append(job)
             // Under the lock: ``stop()`` cannot have closed the door yet.
             if wakeUp { uv_async_send(door) }
         }
@@ -116,12 +127,22 @@ public final class EventLoop: @unchecked Sendable {
         loopThread.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
     }
 
-    /// In debug builds, traps unless called on the loop thread; in release builds, does nothing. Every loop-confined
-    /// type calls it at its entry points (as swift-nio's `assertInEventLoop`), so the confinement that
-    /// `@exclusivity(unchecked)` and `@unchecked Sendable` rest on is checked by every debug test run.
+    /// In debug builds, traps unless called on the loop thread (or while no loop thread runs: before ``start()``,
+    /// or once it has ended, the thread that owns the loop may look at it); in release builds, does nothing (`assert`
+    /// compiles away, condition included). Every loop-confined type calls it at its entry points (as swift-nio's
+    /// `assertInEventLoop`), so the confinement that `@exclusivity(unchecked)` and `@unchecked Sendable` rest on is
+    /// checked by every debug test run.
     @inlinable
     public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
-        assert(isInLoop, "must be called on the event loop thread", file: file, line: line)
+        assert(isInLoopOrNotRunning, "must be called on the event loop thread", file: file, line: line)
+    }
+
+    /// True on the loop thread, and on any thread while no loop thread runs (what ``assertInLoop(file:line:)``
+    /// checks).
+    @usableFromInline
+    var isInLoopOrNotRunning: Bool {
+        let thread = loopThread.load(ordering: .acquiring)
+        return thread == 0 || thread == UInt(bitPattern: Int(bitPattern: pthread_self()))
     }
 
     /// Traps unless called on the loop thread.
@@ -132,14 +153,14 @@ public final class EventLoop: @unchecked Sendable {
     /// Closes every handle still open, lets their close callbacks run, and ends the loop thread; returns when it has
     /// ended. Call from any thread but the loop's.
     public func stop() {
-        let wasRunning = lock.withLock { () -> Bool in
-            guard state == .running else { return false }
-            state = .stopping
+        let wasRunning = queue.withLock { queue -> Bool in
+            guard queue.state == .running else { return false }
+            queue.state = .stopping
             return true
         }
         guard wasRunning else { return }
         // The door refuses new jobs now; this last one is pushed directly.
-        lock.withLock { jobs.append(.closure { [self] in closeAllHandles() }) }
+        queue.withLock { $0.jobs.append(.closure { [self] in closeAllHandles() }) }
         uv_async_send(door)
         finished.wait()
     }
@@ -168,15 +189,16 @@ public final class EventLoop: @unchecked Sendable {
     /// the loop polls its sockets before it takes the rest (so a long chain of jobs, such as a store working through
     /// a huge batch one slice per job, never keeps the other connections waiting for long).
     private func runJobs() {
+        assertInLoop()
         isRunningJobs = true
         turnEnds = uv_hrtime() &+ Self.turnBudgetNs
         var overBudget = false
         while true {
             // Two arrays trade places: no allocation once both have grown.
-            lock.withLock { swap(&jobs, &runningJobs) }
+            queue.withLock { swap(&$0.jobs, &runningJobs) }
             if runningJobs.isEmpty { break }
             for job in runningJobs { run(job) }
-            runningJobs.removeAllKeepingCapacity()
+            runningJobs.removeAll(keepingCapacity: true)
             if uv_hrtime() > turnEnds {
                 overBudget = true
                 break
@@ -184,7 +206,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         isRunningJobs = false
         if overBudget {
-            lock.withLock { if !jobs.isEmpty, state == .running { uv_async_send(door) } }
+            queue.withLock { if !$0.jobs.isEmpty, $0.state == .running { uv_async_send(door) } }
         }
         flushGatheredWrites()
     }
@@ -205,7 +227,10 @@ public final class EventLoop: @unchecked Sendable {
     /// once it is true, re-enqueues its rest with ``execute(_:)`` and returns: the loop then runs what other jobs are
     /// queued, polls its sockets, and takes the rest in a later turn. Reads the clock (`uv_hrtime`, ~20 ns). Loop
     /// thread only; false outside a job.
-    public var isTurnBudgetSpent: Bool { isRunningJobs && uv_hrtime() > turnEnds }
+    public var isTurnBudgetSpent: Bool {
+        assertInLoop()
+        return isRunningJobs && uv_hrtime() > turnEnds
+    }
 
     /// Sends the writes gathered so far in this batch of jobs now, one system call per connection (as
     /// `TCPConnection.write` gathers them), instead of when the batch ends.
@@ -214,10 +239,11 @@ public final class EventLoop: @unchecked Sendable {
     /// system calls then count in the turn that caused them. Writes to one connection gathered before and after the
     /// call take two system calls instead of one. Loop thread only.
     public func flushGatheredWrites() {
+        assertInLoop()
         guard !toFlush.isEmpty else { return }
         swap(&toFlush, &flushing)
         for connection in flushing { connection.flushGathered() }
-        flushing.removeAllKeepingCapacity()
+        flushing.removeAll(keepingCapacity: true)
     }
 
     /// The batch of jobs being run, and of connections being flushed (loop thread only: no dynamic exclusivity
@@ -234,9 +260,13 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Remembers a connection with gathered writes, flushed when the current batch of jobs ends (or earlier, by
     /// ``flushGatheredWrites()``).
-    func markForFlush(_ connection: TCPConnection) { toFlush.append(connection) }
+    func markForFlush(_ connection: TCPConnection) {
+        assertInLoop()
+        toFlush.append(connection)
+    }
 
     private func closeAllHandles() {
+        assertInLoop()
         for owner in Array(openHandles.values) { owner.closeHandle() }
         uv_close(UnsafeMutableRawPointer(door).assumingMemoryBound(to: uv_handle_t.self), nil)
     }
@@ -249,6 +279,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Registers `owner` and stores it in `handle.data`; call right after `uv_*_init`.
     func register(_ owner: any LoopHandleOwner, handle: UnsafeMutablePointer<uv_handle_t>) {
+        assertInLoop()
         let key = Unmanaged.passUnretained(owner as AnyObject).toOpaque()
         handle.pointee.data = key
         openHandles[key] = owner
@@ -257,6 +288,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Closes `handle`; once libuv is done with it, its owner's ``LoopHandleOwner/handleDidClose()`` runs and the
     /// registry lets go of the owner.
     func close(_ handle: UnsafeMutablePointer<uv_handle_t>) {
+        assertInLoop()
         uv_close(handle) { handle in
             guard let handle, let key = handle.pointee.data, let loop = handle.pointee.loop.pointee.data else { return }
             Unmanaged<EventLoop>.fromOpaque(loop).takeUnretainedValue().handleClosed(key)
@@ -264,11 +296,15 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func handleClosed(_ key: UnsafeMutableRawPointer) {
+        assertInLoop()
         openHandles.removeValue(forKey: key)?.handleDidClose()
     }
 
     /// Number of handles open on this loop besides its door (tests assert it returns to zero).
-    public var openHandleCount: Int { openHandles.count }
+    public var openHandleCount: Int {
+        assertInLoop()
+        return openHandles.count
+    }
 }
 
 /// A Swift object that owns one libuv handle: it registers with its loop when the handle is initialised

@@ -28,6 +28,7 @@ public final class SignalWatcher: LoopHandleOwner, @unchecked Sendable {
     public func close() { closeHandle() }
 
     func closeHandle() {
+        loop.assertInLoop()
         guard !closing else { return }
         closing = true
         onSignal = nil

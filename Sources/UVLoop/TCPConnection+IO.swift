@@ -7,6 +7,7 @@ extension TCPConnection {
     /// connection and sent with one system call when the batch ends; elsewhere they are sent at once. Afterwards the
     /// connection is write-paused (``isWritePaused``) if more than ``WriteLimits/highWaterBytes`` wait unsent.
     public func write(_ buffer: OutboundBuffer) {
+        loop.assertInLoop()
         guard state == .open, buffer.count > 0 else { return }
         outbox.append(buffer)
         outboxBytes += buffer.count
@@ -22,6 +23,7 @@ extension TCPConnection {
     /// Sends what a batch of jobs gathered (the loop calls it when the batch ends), then tells the owner if that
     /// made a paused connection writable.
     func flushGathered() {
+        loop.assertInLoop()
         flushOutbox()
         resumeIfDrained()
     }
@@ -47,7 +49,7 @@ extension TCPConnection {
             if Int(result) == total {
                 // Everything is with the kernel: the write queue is empty again.
                 if outbox.isEmpty {
-                    buffers.removeAllKeepingCapacity()
+                    buffers.removeAll(keepingCapacity: true)
                     outbox = buffers
                 }
                 return
@@ -97,6 +99,7 @@ extension TCPConnection {
     public func write(_ bytes: [UInt8]) { write(OutboundBuffer(bytes)) }
 
     func writeCompleted(bytes: Int, status: Int32) {
+        loop.assertInLoop()
         pendingWriteCount -= 1
         pendingWriteBytes -= bytes
         if status < 0 {
@@ -135,6 +138,7 @@ extension TCPConnection {
     }
 
     func didRead(_ count: Int) {
+        loop.assertInLoop()
         if count > 0 {
             guard state == .open || state == .draining else { return }
             onRead?(UnsafeRawBufferPointer(start: loop.readBuffer, count: count))
@@ -154,6 +158,7 @@ extension TCPConnection {
 
     /// The peer went away or I/O failed: tell the owner once, then close.
     func fail(_ error: UVError) {
+        loop.assertInLoop()
         let onEnd = self.onEnd
         self.onEnd = nil
         if state == .open { onEnd?(error) }

@@ -48,11 +48,17 @@ extension TCPConnection {
 
     /// True while more than ``WriteLimits/highWaterBytes`` wait unsent, until they fall to
     /// ``WriteLimits/lowWaterBytes`` (then ``onWritable`` is called).
-    public var isWritePaused: Bool { writeFlow == .paused }
+    public var isWritePaused: Bool {
+        loop.assertInLoop()
+        return writeFlow == .paused
+    }
 
     /// Whether every byte of the stream up to `offset` (a value of ``acceptedBytes`` taken after a write) has been
     /// sent: handed to the kernel, and sent by it (not held for the peer's receive window). One `ioctl` per call.
-    public func hasSent(upTo offset: UInt64) -> Bool { sentBytes >= offset }
+    public func hasSent(upTo offset: UInt64) -> Bool {
+        loop.assertInLoop()
+        return sentBytes >= offset
+    }
 
     /// A paused connection whose unsent bytes fell to the low-water mark is writable again; its owner hears of it.
     func resumeIfDrained() {

@@ -90,6 +90,7 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
     }
 
     private func acceptOne() {
+        loop.assertInLoop()
         let connection = TCPConnection(loop: loop)
         let status = uv_accept(cuv_tcp_as_stream(handle), connection.stream)
         if status == 0 {
@@ -102,11 +103,13 @@ public final class TCPListener: LoopHandleOwner, @unchecked Sendable {
     }
 
     private func acceptFailed(_ error: UVError) {
+        loop.assertInLoop()
         guard !closing else { return }
         onAcceptFailed?(error)
     }
 
     func closeHandle() {
+        loop.assertInLoop()
         guard !closing else { return }
         closing = true
         onAccept = nil

@@ -3,6 +3,7 @@ import Foundation
 import StatehouseCore
 import StatehouseTesting
 import Testing
+import Synchronization
 
 /// The demo reducers, driven by a TestStore on a TestClock: no wall time passes.
 struct DemoReducerTests {
@@ -80,8 +81,8 @@ struct DemoReducerTests {
 
 /// Events seen by an observer (tests only).
 final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Mutex(())  // guards the vars below
     private var events: [Search.Event] = []
-    func append(_ event: Search.Event) { lock.withLock { events.append(event) } }
-    var all: [Search.Event] { lock.withLock { events } }
+    func append(_ event: Search.Event) { lock.withLock { _ in events.append(event) } }
+    var all: [Search.Event] { lock.withLock { _ in events } }
 }

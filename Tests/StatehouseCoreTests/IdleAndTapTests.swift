@@ -1,5 +1,6 @@
 import StatehouseCore
 import Testing
+import Synchronization
 
 @Suite struct IdleTests {
     @Test func untilIdleWaitsForRunningEffects() async {
@@ -84,11 +85,10 @@ import Testing
 
 @Suite struct MemoryTests {
     /// Counts live `Payload` instances.
-    final class LiveCount: @unchecked Sendable {
-        private let lock = NSLockBox()
-        private var count = 0
-        func add(_ delta: Int) { lock.run { count += delta } }
-        var value: Int { lock.run { count } }
+    final class LiveCount: Sendable {
+        private let count = Mutex(0)
+        func add(_ delta: Int) { count.withLock { $0 += delta } }
+        var value: Int { count.withLock { $0 } }
     }
 
     final class Payload: Sendable {

@@ -1,26 +1,27 @@
 import Foundation
 import StatehouseCore
 import Testing
+import Synchronization
 
 /// A journal whose writes the test ends by hand: each write waits in `pending` until `finish(_:)`.
 final class HeldJournal<Action: Sendable, State: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Mutex(())  // guards the vars below
     private var pending: [(JournalRecord<Action, State>, @Sendable ((any Error)?) -> Void)] = []
     private var written: [JournalRecord<Action, State>] = []
 
     func journal(gated: Bool = true) -> StoreJournal<Action, State> {
         StoreJournal(gatesOutput: gated) { record, done in
-            self.lock.withLock { self.pending.append((record, done)) }
+            self.lock.withLock { _ in self.pending.append((record, done)) }
         }
     }
 
-    var pendingCount: Int { lock.withLock { pending.count } }
-    var records: [JournalRecord<Action, State>] { lock.withLock { written + pending.map(\.0) } }
+    var pendingCount: Int { lock.withLock { _ in pending.count } }
+    var records: [JournalRecord<Action, State>] { lock.withLock { _ in written + pending.map(\.0) } }
 
     /// Ends the oldest pending write with `error` (nil: success).
     func finish(_ error: (any Error)? = nil) {
-        let (record, done) = lock.withLock { pending.removeFirst() }
-        if error == nil { lock.withLock { written.append(record) } }
+        let (record, done) = lock.withLock { _ in pending.removeFirst() }
+        if error == nil { lock.withLock { _ in written.append(record) } }
         done(error)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import StatehouseCore
 import Testing
+import Synchronization
 
 @Suite struct MailboxOrderingTests {
     @Test func oneSenderIsReducedInEnqueueOrder() async {
@@ -74,14 +75,13 @@ import Testing
 }
 
 /// Hands out increasing numbers and runs the enqueue inside the same critical section.
-final class Sequencer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = 0
+final class Sequencer: Sendable {
+    private let current = Mutex(0)
 
     func next(_ body: (Int) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        current += 1
-        body(current)
+        current.withLock { current in
+            current += 1
+            body(current)
+        }
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// A clock that only moves when a test calls `advance(by:)`.
 ///
 /// `sleep(until:)` returns at once for a deadline already reached; otherwise it suspends until an
 /// `advance` reaches the deadline, or throws `CancellationError` when its task is cancelled.
-final class ManualClock: Clock, @unchecked Sendable {
+final class ManualClock: Clock, Sendable {
     struct Instant: InstantProtocol {
         var offset: Duration
 
@@ -26,67 +27,58 @@ final class ManualClock: Clock, @unchecked Sendable {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    private let lock = NSLock()
-    private var current = Instant(offset: .zero)
-    private var sleepers: [UInt64: Sleeper] = [:]
-    private var nextSleeperID: UInt64 = 0
-
-    var now: Instant {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+    private struct State {
+        var current = Instant(offset: .zero)
+        var sleepers: [UInt64: Sleeper] = [:]
+        var nextSleeperID: UInt64 = 0
     }
+    private let state = Mutex(State())
+
+    var now: Instant { state.withLock { $0.current } }
 
     var minimumResolution: Duration { .zero }
 
     /// The number of tasks currently suspended in `sleep`.
-    var sleeperCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return sleepers.count
-    }
+    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = makeSleeperID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                lock.lock()
-                if Task.isCancelled {
-                    lock.unlock()
-                    continuation.resume(throwing: CancellationError())
-                } else if deadline <= current {
-                    lock.unlock()
-                    continuation.resume()
-                } else {
-                    sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    lock.unlock()
+                // Decided under the lock, resumed after it.
+                let outcome = state.withLock { state -> Result<Void, CancellationError>? in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if deadline <= state.current { return .success(()) }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return nil
                 }
+                if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
-            lock.lock()
-            let sleeper = sleepers.removeValue(forKey: id)
-            lock.unlock()
+            let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
     }
 
     private func makeSleeperID() -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        nextSleeperID += 1
-        return nextSleeperID
+        state.withLock { state in
+            state.nextSleeperID += 1
+            return state.nextSleeperID
+        }
     }
 
     /// Moves time forward and resumes, earliest deadline first, every sleeper whose deadline passed.
     func advance(by duration: Duration) {
-        lock.lock()
-        current = current.advanced(by: duration)
-        let due = sleepers.filter { $0.value.deadline <= current }
-            .sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
-        for (id, _) in due {
-            sleepers[id] = nil
+        let due = state.withLock { state in
+            state.current = state.current.advanced(by: duration)
+            let now = state.current
+            let due = state.sleepers.filter { $0.value.deadline <= now }
+                .sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
+            for (id, _) in due {
+                state.sleepers[id] = nil
+            }
+            return due
         }
-        lock.unlock()
         for (_, sleeper) in due {
             sleeper.continuation.resume()
         }

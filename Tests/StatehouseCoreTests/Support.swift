@@ -1,51 +1,44 @@
 import Foundation
 import StatehouseCore
+import Synchronization
 
 /// A one-shot gate: `wait()` suspends until `open()` has been called (before or after).
-final class Gate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isOpen = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+final class Gate: Sendable {
+    private struct State {
+        var isOpen = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
 
     func open() {
-        lock.lock()
-        isOpen = true
-        let pending = waiters
-        waiters = []
-        lock.unlock()
+        let pending = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
         for waiter in pending { waiter.resume() }
     }
 
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if isOpen {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                waiters.append(continuation)
-                lock.unlock()
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
             }
+            if isOpen { continuation.resume() }
         }
     }
 }
 
 /// A thread-safe append-only list.
-final class Recorder<Element: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var elements: [Element] = []
+final class Recorder<Element: Sendable>: Sendable {
+    private let elements = Mutex<[Element]>([])
 
     func append(_ element: Element) {
-        lock.lock()
-        elements.append(element)
-        lock.unlock()
+        elements.withLock { $0.append(element) }
     }
 
-    var values: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return elements
-    }
+    var values: [Element] { elements.withLock { $0 } }
 }
 
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
@@ -138,13 +131,3 @@ struct TestError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// An `NSLock` usable from synchronous helpers.
-final class NSLockBox: @unchecked Sendable {
-    private let lock = NSLock()
-
-    func run<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-}

@@ -3,6 +3,7 @@ import Foundation
 import StatehouseCore
 import Testing
 import UVLoop
+import Synchronization
 
 /// A store bound to an event loop (as the server binds every store): reducers and observers run on the loop thread,
 /// actions from many tasks stay FIFO and exact, and effects (on the pool) come back to it.
@@ -83,17 +84,17 @@ struct StoreOnLoopTests {
 
 /// Versions an observer saw, and whether each call ran on the loop (tests only).
 final class SeenOnLoop: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Mutex(())  // guards the vars below
     private var seen: [UInt64] = []
     private var onLoop = true
 
     func record(_ version: UInt64, onLoop: Bool) {
-        lock.withLock {
+        lock.withLock { _ in
             seen.append(version)
             if !onLoop { self.onLoop = false }
         }
     }
 
-    var versions: [UInt64] { lock.withLock { seen } }
-    var allOnLoop: Bool { lock.withLock { onLoop } }
+    var versions: [UInt64] { lock.withLock { _ in seen } }
+    var allOnLoop: Bool { lock.withLock { _ in onLoop } }
 }

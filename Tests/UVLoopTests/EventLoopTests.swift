@@ -2,6 +2,7 @@ import Foundation
 import StatehouseTestClients
 import Testing
 import UVLoop
+import Synchronization
 
 @Suite(.timeLimit(.minutes(1)))
 struct EventLoopTests {
@@ -58,7 +59,7 @@ struct EventLoopTests {
 
 /// Thread-safe record of which jobs ran (tests only).
 final class JobLog: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Mutex(())  // guards the vars below
     private var next: [Int]
     private var count = 0
     private var ordered = true
@@ -67,7 +68,7 @@ final class JobLog: @unchecked Sendable {
     init(threads: Int) { next = Array(repeating: 0, count: threads) }
 
     func record(thread: Int, index: Int, onLoop: Bool) {
-        lock.withLock {
+        lock.withLock { _ in
             if next[thread] != index { ordered = false }
             next[thread] = index + 1
             count += 1
@@ -75,7 +76,7 @@ final class JobLog: @unchecked Sendable {
         }
     }
 
-    var total: Int { lock.withLock { count } }
-    var inOrder: Bool { lock.withLock { ordered } }
-    var allOnLoop: Bool { lock.withLock { onLoop } }
+    var total: Int { lock.withLock { _ in count } }
+    var inOrder: Bool { lock.withLock { _ in ordered } }
+    var allOnLoop: Bool { lock.withLock { _ in onLoop } }
 }

@@ -2,6 +2,7 @@ import Foundation
 import StatehouseTestClients
 import Testing
 import UVLoop
+import Synchronization
 
 @Suite(.timeLimit(.minutes(1)))
 struct WriteFlowTests {
@@ -92,12 +93,12 @@ struct WriteFlowTests {
 
 /// Lines recorded on the loop thread, read by the test (tests only).
 final class EventRecord: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Mutex(())  // guards the vars below
     private var lines: [String] = []
 
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    func append(_ line: String) { lock.withLock { _ in lines.append(line) } }
 
-    var snapshot: [String] { lock.withLock { lines } }
+    var snapshot: [String] { lock.withLock { _ in lines } }
 
     /// Polls every 5 ms until `condition` holds for the lines or `timeout` has passed; returns whether it held.
     func waitUntil(within timeout: Duration, _ condition: ([String]) -> Bool) throws -> Bool {

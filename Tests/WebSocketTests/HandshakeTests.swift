@@ -85,6 +85,9 @@ import WebSocket
     @Test(arguments: [
         [], [key, key], ["AAAAAAAAAAAAAAAAAAAAAAAA"],
         ["dGhlIHNhbXBsZSBub25jZQ"], ["dGhlIHNhbXBsZSBub25jZQ=!"], ["AAAAAAAAAAAAAAAAAAAA"], ["not base64 at all!!!"],
+        // 17 bytes (24 characters with one `=`), 15 bytes, padding short or misplaced, whitespace inside.
+        ["dGhlIHNhbXBsZSBub25jZTE="], ["dGhlIHNhbXBsZSBub25j"], ["dGhlIHNhbXBsZSBub25jZQ="], ["dGhlIHNhbXBsZSBub25jZ==Q"],
+        ["dGhl IHNhbXBsZSBub25jZQ="], ["dGhlIHNhbXBsZSBub25jZQ=\n="],
     ] as [[String]])
     func keyMustBeOneBase64Of16Bytes(keys: [String]) {
         let failure = rejection(Self.fields(without: "Sec-WebSocket-Key", adding: keys.map { ("Sec-WebSocket-Key", $0) }))

@@ -32,6 +32,7 @@ extension HTTPSession {
 
     /// Performs the rules' actions until they have none (a request answered at once leads to the next).
     func processNext() {
+        context.loop.assertInLoop()
         while let action = rules.nextAction() { perform(action) }
     }
 
@@ -71,6 +72,7 @@ extension HTTPSession {
     /// Writes the response to the request being answered, framed as the rules say (keep-alive or close); nothing
     /// when no response is expected (answered already, or the connection is closing or handed off).
     func send(_ response: HTTPResponse, keepAlive requested: Bool, headOnly: Bool) {
+        context.loop.assertInLoop()
         guard let keepAlive = rules.responseStarted(keepAlive: requested && !context.isShuttingDown) else { return }
         context.logger.debug(
             "http \(current.method.isEmpty ? "" : "\(current.method) \(current.path)")\(current.note) → \(response.status)\(keepAlive ? "" : ", closing")",
@@ -86,11 +88,13 @@ extension HTTPSession {
     }
 
     func send(error: APIError, keepAlive: Bool, headOnly: Bool) {
+        context.loop.assertInLoop()
         send(Responses.error(error), keepAlive: keepAlive, headOnly: headOnly)
     }
 
     /// Sends the response to the request being answered later (a store's reply, a long poll), then takes the next.
     func finish(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool = false) {
+        context.loop.assertInLoop()
         guard isAnswering else { return }
         cutShort = nil
         send(response, keepAlive: keepAlive, headOnly: headOnly)
@@ -99,6 +103,7 @@ extension HTTPSession {
 
     /// The connection goes to another session (WebSocket, SSE) now.
     func handOff() {
+        context.loop.assertInLoop()
         rules.handedOff()
         endTimer()
     }

@@ -7,6 +7,7 @@ extension HTTPSession {
     /// wait could never end well: the server is shutting down (nobody will call ``goAway()`` again) or the client has
     /// closed its side. Returns whether the wait goes on.
     func holdLongPoll(_ cut: @escaping (LongPollCut) -> Void) -> Bool {
+        context.loop.assertInLoop()
         if context.isShuttingDown || rules.isInputClosed {
             cut(context.isShuttingDown ? .shutdown : .peerClosed)
             return false
@@ -17,6 +18,7 @@ extension HTTPSession {
 
     /// Answers the waiting long poll, if any, at once (``LongPollCut``).
     func cutLongPoll(_ why: LongPollCut) {
+        context.loop.assertInLoop()
         guard let cut = cutShort else { return }
         cutShort = nil
         cut(why)

@@ -5,6 +5,7 @@ import HTTP1
 extension HTTPSession {
     /// Answers one complete request (not an upgrade).
     func dispatch(_ request: HTTPRequest) {
+        context.loop.assertInLoop()
         let headOnly = request.method == "HEAD"
         guard checkOrigin(request) else { return }
         let route: Route

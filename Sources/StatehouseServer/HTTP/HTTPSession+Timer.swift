@@ -7,6 +7,7 @@ import UVLoop
 /// timer stop and start (the armed timer fires at the old deadline, sees a later one, and re-arms once).
 extension HTTPSession {
     func armTimer(_ timeout: HTTPServerConnection.Timeout, milliseconds: Int) {
+        context.loop.assertInLoop()
         timerKind = timeout
         let now = context.loop.now
         timerDeadline = now + UInt64(milliseconds)
@@ -29,6 +30,7 @@ extension HTTPSession {
     /// The connection goes to another session (WebSocket, SSE): this one's timer is closed for good (its handle
     /// would otherwise stay open, and fire later for a session that no longer exists).
     func endTimer() {
+        context.loop.assertInLoop()
         timer?.close()
         timer = nil
         timerFiresAt = nil

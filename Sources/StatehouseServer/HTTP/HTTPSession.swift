@@ -21,7 +21,8 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     static let maxQueuedRequests = 16
 
     // The variables are touched on the loop thread only (see Thread safety), several times per request: no dynamic
-    // exclusivity checks.
+    // exclusivity checks. Measured (issue 14, callgrind, release, http-actions): the checks would cost about 700
+    // instructions per request (`received` 240, `finish` 236, `send` 152, `store(named:)` 80).
 
     let connection: TCPConnection
     let context: ServerContext
@@ -58,6 +59,7 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     }
 
     init(connection: TCPConnection, context: ServerContext) {
+        context.loop.assertInLoop()
         self.connection = connection
         self.context = context
         connectionID = context.nextConnectionID()

@@ -19,6 +19,7 @@ final class PostAnswer: @unchecked Sendable {
     private var outcome: IdempotencyCache.Outcome?
 
     init(session: HTTPSession, keepAlive: Bool, storeName: String, wait: PostWait) {
+        session.context.loop.assertInLoop()
         self.session = session
         self.keepAlive = keepAlive
         self.storeName = storeName
@@ -39,6 +40,7 @@ final class PostAnswer: @unchecked Sendable {
 
     /// On the loop: answers, then records the outcome for the key, if any (answering the duplicates that waited).
     private func deliver() {
+        session.context.loop.assertInLoop()
         guard let outcome else { return }
         answer(outcome, replayed: false)
         gate?.complete(with: outcome)
@@ -46,6 +48,7 @@ final class PostAnswer: @unchecked Sendable {
 
     /// Answers the request with `outcome` (loop thread); `replayed` marks an outcome an `Idempotency-Key` replays.
     func answer(_ outcome: IdempotencyCache.Outcome, replayed: Bool) {
+        session.context.loop.assertInLoop()
         let replay = replayed ? [HTTPField(name: "Idempotent-Replayed", value: "true")] : []
         switch outcome {
         case .reduced(let reply):

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// A warning that may repeat in a flood (a refused connection, a failed accept): logged the first time, then at
@@ -8,7 +9,7 @@ import Foundation
 final class RateLimitedLog: Sendable {
     let intervalSeconds: Int
     let logger: Logger
-    private let state = LockedValue(State())
+    private let state = Mutex(State())
 
     private struct State: Sendable {
         var lastLine: ContinuousClock.Instant?

@@ -1,3 +1,4 @@
+import Synchronization
 import SQLite
 
 /// Read-only connections to one database, lent to one caller at a time, so API and CLI reads never touch the
@@ -12,7 +13,7 @@ import SQLite
 /// Sendable: the idle list and the state are behind one lock; a lent connection is used by its borrower only.
 final class ReadConnectionPool: Sendable {
     let path: String
-    private let shared = LockedValue(Shared())
+    private let shared = Mutex(Shared())
     private static let idleLimit = 4
 
     private struct Shared: Sendable {

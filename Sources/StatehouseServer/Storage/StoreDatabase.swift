@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import SQLite
 
@@ -20,7 +21,7 @@ final class StoreDatabase: Sendable {
     let writer: StoreWriter?
     let readers: ReadConnectionPool
     private let lock: DatabaseLock?
-    private let isOpen = LockedValue(true)
+    private let isOpen = Mutex(true)
 
     private init(configuration: StorageConfiguration, writer: StoreWriter?, lock: DatabaseLock?) {
         self.configuration = configuration

@@ -15,12 +15,12 @@ final class StoreDurability: Sendable {
     let configuration: StorageConfiguration
     /// Gets a line when writing starts failing and when it works again.
     let logger: Logger
-    private let failing = LockedValue<StorageError?>(nil)
+    private let failing = Mutex<StorageError?>(nil)
     /// Whether `failing` holds an error: read without the lock on every action.
     private let isFailing = Atomic<Bool>(false)
     /// Names the database holds data of that the server does not serve (`"durable": false`, or no longer configured):
     /// a `PUT` of one is refused, so the database's unique names are never in conflict.
-    let unservedNames = LockedValue<Set<String>>([])
+    let unservedNames = Mutex<Set<String>>([])
 
     init(database: StoreDatabase, logger: Logger) {
         self.database = database

@@ -1,3 +1,4 @@
+import Synchronization
 import JSON
 
 /// Hosts one store behind the type-erased ``HostedStore`` API: its name, stream and idempotency cache here, and its
@@ -26,7 +27,7 @@ final class HostedStoreBox: HostedStore, Sendable {
     let persistence: StorePersistence?
     private let operations: Operations
     /// Made on the first keyed action (see ``idempotency``).
-    private let idempotencyCache = LockedValue<IdempotencyCache?>(nil)
+    private let idempotencyCache = Mutex<IdempotencyCache?>(nil)
 
     /// `keys`: a recovered store's unexpired idempotency keys.
     init(

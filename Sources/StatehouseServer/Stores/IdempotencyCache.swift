@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import UVLoop
 
 /// Remembered outcomes of actions sent with an idempotency key (`Idempotency-Key` on HTTP, `"id"` on WebSocket), per
@@ -10,7 +11,7 @@ import UVLoop
 /// ## Thread safety
 /// Sendable: a lock around the table (sessions on every event loop use it). A waiter is called on the loop it
 /// registered from.
-final class IdempotencyCache: @unchecked Sendable {
+final class IdempotencyCache: Sendable {
     /// How a keyed request turned out (what a repeat gets again).
     enum Outcome {
         case reduced(StateReply)
@@ -30,7 +31,7 @@ final class IdempotencyCache: @unchecked Sendable {
         case conflict
     }
 
-    private struct Entry {
+    fileprivate struct Entry {
         let fingerprint: UInt64
         let created: ContinuousClock.Instant
         var outcome: Outcome?
@@ -38,54 +39,47 @@ final class IdempotencyCache: @unchecked Sendable {
     }
 
     /// A request waiting for a running key's outcome, and the loop it must be answered on.
-    private struct Waiter: @unchecked Sendable {
+    fileprivate struct Waiter: @unchecked Sendable {
         let loop: EventLoop
         let answer: (Outcome) -> Void
     }
 
-    private let lock = NSLock()
-
     let capacity: Int
     let ttl: Duration
-    private var entries: [String: Entry] = [:]
-    private var order: [String] = []
-    private var orderStart = 0
+    private let table: Mutex<Table>
+
+    /// The keys and their outcomes, oldest first in `order` (from `orderStart`).
+    fileprivate struct Table {
+        let capacity: Int
+        let ttl: Duration
+        var entries: [String: Entry] = [:]
+        var order: [String] = []
+        var orderStart = 0
+    }
 
     init(capacity: Int = 10_000, ttl: Duration = .seconds(600)) {
         self.capacity = capacity
         self.ttl = ttl
+        table = Mutex(Table(capacity: capacity, ttl: ttl))
     }
 
     /// Looks `key` up; a new key is recorded as running. `waiter` is kept only for `.waiting`, and called on `loop`.
     func begin(_ key: String, fingerprint: UInt64, on loop: EventLoop, waiter: @escaping (Outcome) -> Void) -> Lookup {
-        lock.withLock { lookUp(key, fingerprint: fingerprint, waiter: Waiter(loop: loop, answer: waiter)) }
-    }
-
-    private func lookUp(_ key: String, fingerprint: UInt64, waiter: Waiter) -> Lookup {
-        let now = ContinuousClock.now
-        if let entry = entries[key], now - entry.created < ttl {
-            guard entry.fingerprint == fingerprint else { return .conflict }
-            if let outcome = entry.outcome { return .replay(outcome) }
-            entries[key]?.waiters.append(waiter)
-            return .waiting
-        }
-        entries[key] = Entry(fingerprint: fingerprint, created: now, outcome: nil, waiters: [])
-        order.append(key)
-        evict(now: now)
-        return .new
+        let waiter = Waiter(loop: loop, answer: waiter)
+        return table.withLock { $0.lookUp(key, fingerprint: fingerprint, waiter: waiter) }
     }
 
     /// Records the outcome of a new key and answers the requests that waited for it (a `.failed` outcome forgets the
     /// key instead: the action was not applied).
     func complete(_ key: String, with outcome: Outcome) {
-        let waiters = lock.withLock { () -> [Waiter] in
-            guard let waiters = entries[key]?.waiters else { return [] }
+        let waiters = table.withLock { table -> [Waiter] in
+            guard let waiters = table.entries[key]?.waiters else { return [] }
             if case .failed = outcome {
-                entries[key] = nil
+                table.entries[key] = nil
                 return waiters
             }
-            entries[key]?.outcome = outcome
-            entries[key]?.waiters = []
+            table.entries[key]?.outcome = outcome
+            table.entries[key]?.waiters = []
             return waiters
         }
         for waiter in waiters {
@@ -98,20 +92,37 @@ final class IdempotencyCache: @unchecked Sendable {
     /// `capacity` the oldest are forgotten at once, as they would have been.
     func restore(_ keys: [StoredKey], nowMs: Int64) {
         let now = ContinuousClock.now
-        lock.withLock {
+        let ttl = ttl
+        table.withLock { table in
             for key in keys {
                 let remaining = Duration.milliseconds(max(0, key.expiresMs - nowMs))
-                entries[key.key] = Entry(
+                table.entries[key.key] = Entry(
                     fingerprint: key.fingerprint, created: now - (ttl - min(ttl, remaining)),
                     outcome: .reduced(StateReply(version: key.version, state: key.state)), waiters: [])
-                order.append(key.key)
+                table.order.append(key.key)
             }
-            evict(now: now)
+            table.evict(now: now)
         }
+    }
+}
+
+extension IdempotencyCache.Table {
+    fileprivate mutating func lookUp(_ key: String, fingerprint: UInt64, waiter: IdempotencyCache.Waiter) -> IdempotencyCache.Lookup {
+        let now = ContinuousClock.now
+        if let entry = entries[key], now - entry.created < ttl {
+            guard entry.fingerprint == fingerprint else { return .conflict }
+            if let outcome = entry.outcome { return .replay(outcome) }
+            entries[key]?.waiters.append(waiter)
+            return .waiting
+        }
+        entries[key] = IdempotencyCache.Entry(fingerprint: fingerprint, created: now, outcome: nil, waiters: [])
+        order.append(key)
+        evict(now: now)
+        return .new
     }
 
     /// Forgets expired keys and the oldest beyond capacity (never one still running).
-    private func evict(now: ContinuousClock.Instant) {
+    fileprivate mutating func evict(now: ContinuousClock.Instant) {
         while orderStart < order.count {
             let key = order[orderStart]
             guard let entry = entries[key] else { orderStart += 1; continue }

@@ -1,3 +1,4 @@
+import Synchronization
 import Statehouse
 import JSONCoding
 import JSON
@@ -18,7 +19,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
     /// Actions without payload, decoded once per type.
     let payloadless = PayloadlessActions<R.Action>()
     /// The last state encoded (every caller runs on the store's executor; the lock costs an uncontended atomic).
-    private let cached = LockedValue<StateReply?>(nil)
+    private let cached = Mutex<StateReply?>(nil)
 
     /// Where the store is written (nil: in memory only).
     let persistence: StorePersistence?

@@ -1,3 +1,4 @@
+import Synchronization
 import UVLoop
 
 /// The subscribers and version waiters of one store on one event loop, and the deliveries on their way to them.
@@ -25,7 +26,7 @@ final class FanoutShard: @unchecked Sendable {
     /// Work that must follow the delivery of a version (acks), in the order given.
     private var afterDelivery: [(version: UInt64, body: () -> Void)] = []
     /// Deliveries not yet taken by a round, and whether a drain job is queued or running.
-    private let queue = LockedValue(Queue())
+    private let queue = Mutex(Queue())
 
     private struct Queue: Sendable {
         var deliveries: [FanoutDelivery] = []
@@ -36,11 +37,13 @@ final class FanoutShard: @unchecked Sendable {
 
     /// Whether `subscriber` (of `channel`) is still here.
     func contains(_ id: ObjectIdentifier, of channel: StreamChannel) -> Bool {
-        subscribers[channel]?[id] != nil
+        loop.assertInLoop()
+        return subscribers[channel]?[id] != nil
     }
 
     /// Removes `subscriber`; false when it was not here.
     func remove(_ subscriber: any StreamSubscriber) -> Bool {
+        loop.assertInLoop()
         let channel = subscriber.channel
         guard subscribers[channel]?.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return false }
         if subscribers[channel]?.isEmpty == true { subscribers[channel] = nil }
@@ -63,7 +66,8 @@ final class FanoutShard: @unchecked Sendable {
     /// Takes every queued delivery (drain job only). When none is left the drain ends, under the same lock, so an
     /// ``enqueue(_:)`` racing with it starts the next one.
     func takeQueued() -> [FanoutDelivery] {
-        queue.withLock { queue in
+        loop.assertInLoop()
+        return queue.withLock { queue in
             if queue.deliveries.isEmpty { queue.draining = false }
             var taken: [FanoutDelivery] = []
             swap(&taken, &queue.deliveries)
@@ -77,12 +81,14 @@ final class FanoutShard: @unchecked Sendable {
     /// Runs `body` once the deliveries queued so far reached this loop's subscribers at least up to `version`, after
     /// the work queued before it; at once when nothing waits (loop thread).
     func afterDelivery(of version: UInt64, _ body: @escaping () -> Void) {
+        loop.assertInLoop()
         if afterDelivery.isEmpty, version <= deliveredVersion || !isDelivering { return body() }
         afterDelivery.append((version, body))
     }
 
     /// Runs the queued work that waited for versions up to `version` (loop thread).
     func runAfterDelivery(upTo version: UInt64) {
+        loop.assertInLoop()
         var done = 0
         while done < afterDelivery.count, afterDelivery[done].version <= version {
             let body = afterDelivery[done].body
@@ -146,6 +152,7 @@ final class DeliveryRound {
     private var next: Dictionary<ObjectIdentifier, any StreamSubscriber>.Index?
 
     init(_ deliveries: [FanoutDelivery], of shard: FanoutShard) {
+        shard.loop.assertInLoop()
         var groups: [Group] = []
         for (channel, members) in shard.subscribers {
             let messages = deliveries.compactMap { $0.message(for: channel) }
@@ -160,6 +167,7 @@ final class DeliveryRound {
     /// Delivers the round's messages to more subscribers of `shard`, about `limit` messages in all (at least one
     /// subscriber's); true when the round is done.
     func deliverSlice(_ limit: Int, in shard: FanoutShard) -> Bool {
+        shard.loop.assertInLoop()
         var left = limit
         while group < groups.count {
             let current = groups[group]

@@ -18,6 +18,7 @@ struct LagWatch {
     /// Starts the clock unless it runs already; `expired` (the same closure every time) runs on the loop after
     /// `seconds` seconds unless ``stop()`` came first.
     mutating func start(on loop: EventLoop, seconds: Int, _ expired: @escaping () -> Void) {
+        loop.assertInLoop()
         guard !isRunning else { return }
         isRunning = true
         let delayMs = UInt64(seconds) * 1000

@@ -25,6 +25,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     init(
         connection: TCPConnection, connectionID: UInt64, store: any HostedStore, context: ServerContext, channel: StreamChannel
     ) {
+        context.loop.assertInLoop()
         self.connection = connection
         self.connectionID = connectionID
         self.store = store
@@ -39,6 +40,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
 
     /// Sends the response head and the first message, then streams.
     func start(resume: StreamPosition?) {
+        context.loop.assertInLoop()
         connection.write(Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
             + "Transfer-Encoding: chunked\r\n\r\n").utf8))
         let (first, version) = store.fanout.subscribe(self, from: resume)
@@ -57,6 +59,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     var loop: EventLoop { context.loop }
 
     func deliver(_ message: StreamMessage) {
+        context.loop.assertInLoop()
         guard isOpen else { return }
         switch cursor.decide(message, writePaused: connection.isWritePaused) {
         case .send: send(message)
@@ -91,6 +94,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     }
 
     private func drained() {
+        context.loop.assertInLoop()
         guard cursor.isBehind, isOpen else { return }
         cursor.isBehind = false
         lag.stop()
@@ -106,9 +110,13 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
         connection.closeAfterWrites()
     }
 
-    func goAway() { finish() }
+    func goAway() {
+        context.loop.assertInLoop()
+        finish()
+    }
 
     private func closed() {
+        context.loop.assertInLoop()
         isOpen = false
         heartbeat?.close()
         heartbeat = nil

@@ -16,6 +16,7 @@ extension StoreFanout {
     /// meanwhile go out). At the end of a round, waiters of its newest version wake and the work that waited for it
     /// (acks) runs.
     func drain(_ shard: FanoutShard) {
+        shard.loop.assertInLoop()
         let loop = shard.loop
         let jobEnds = EventLoop.uptimeNs &+ Self.drainJobNs
         while true {
@@ -48,7 +49,8 @@ extension StoreFanout {
     /// Runs `body` on `loop` once every change queued so far for `loop` has reached its subscribers up to `version`
     /// (at once when nothing is on its way): an ack then follows the state message of its version (loop thread).
     func afterDelivery(of version: UInt64, on loop: EventLoop, _ body: @escaping () -> Void) {
-        guard let shard = lock.withLock({ shards.first { $0.loop === loop } }) else { return body() }
+        loop.assertInLoop()
+        guard let shard = shared.withLock({ $0.shards.first { $0.loop === loop } }) else { return body() }
         shard.afterDelivery(of: version, body)
     }
 }

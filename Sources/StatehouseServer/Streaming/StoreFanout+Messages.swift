@@ -1,9 +1,9 @@
 import JSON
 
-extension StoreFanout {
+extension StoreFanout.Shared {
     /// The message `channel` gets for the change to `version`, the newest (nil: nothing changed for it). Under the
-    /// lock.
-    func changeMessage(_ channel: StreamChannel, version: UInt64) -> StreamMessage? {
+    /// fanout's lock.
+    mutating func changeMessage(_ channel: StreamChannel, version: UInt64) -> StreamMessage? {
         let epoch = history.epoch
         guard let path = channel.path else {
             switch channel.format {
@@ -35,7 +35,7 @@ extension StoreFanout {
     /// The message that brings a subscriber at `position` up to the newest version (nil when it holds it already),
     /// with that version. Under the lock. Shared: every subscriber of a channel catching up from one version gets the
     /// same message.
-    func catchUpMessage(_ channel: StreamChannel, from position: StreamPosition?) -> (StreamMessage?, UInt64) {
+    mutating func catchUpMessage(_ channel: StreamChannel, from position: StreamPosition?) -> (StreamMessage?, UInt64) {
         let newest = history.newestVersion
         guard let position else { return (snapshot(path: channel.path, resumed: nil), newest) }
         guard history.covers(position.version, epoch: position.epoch) else {
@@ -51,8 +51,8 @@ extension StoreFanout {
     }
 
     /// A `patch` message from `base` (held) to the newest for `channel` (nil when its value is the same). Under the
-    /// lock.
-    private func patchToNewest(_ channel: StreamChannel, from base: UInt64) -> StreamMessage? {
+    /// fanout's lock.
+    private mutating func patchToNewest(_ channel: StreamChannel, from base: UInt64) -> StreamMessage? {
         let newest = history.newestVersion
         guard let from = history.projection(at: base, path: channel.path),
             let to = history.projection(at: newest, path: channel.path)
@@ -65,7 +65,7 @@ extension StoreFanout {
     }
 
     /// The `state` message of the newest version seen through `path`, built once per version. Under the lock.
-    private func snapshot(path: JSONPointer?, resumed: Bool?) -> StreamMessage {
+    private mutating func snapshot(path: JSONPointer?, resumed: Bool?) -> StreamMessage {
         let key = StreamMessageCache.SnapshotKey(path: path, resumed: resumed)
         if let kept = messages.snapshot(key) { return kept }
         let version = history.newestVersion

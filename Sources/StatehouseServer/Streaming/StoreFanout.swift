@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Synchronization
 import UVLoop
 
 /// A subscriber of a store's stream on its event loop's thread (a WebSocket or SSE session).
@@ -24,34 +25,43 @@ protocol StreamSubscriber: AnyObject {
 /// subscriber never misses the newest state and never goes back.
 ///
 /// ## Thread safety
-/// The history, channel counts, projections and the list of shards are guarded by a lock (store actor and loops all
-/// use them); each shard's subscribers and version waiters are confined to that shard's loop.
-final class StoreFanout: @unchecked Sendable {
+/// The history, channel counts, projections and the list of shards are behind one lock (``Shared`` in a `Mutex`:
+/// the store actor and every loop use them); each shard's subscribers and version waiters are confined to that
+/// shard's loop.
+final class StoreFanout: Sendable {
     let storeName: String
-    let lock = NSLock()
-    /// Guarded by `lock` (as are `channels`, `projections` and `shards`).
-    var history: StoreHistory
-    private var channels: [StreamChannel: Int] = [:]
-    var projections: [StreamChannel: (version: UInt64, value: JSONValue)] = [:]
-    /// Snapshots and catch-ups built for the newest version (guarded by `lock`), shared by the subscribers needing them.
-    var messages = StreamMessageCache()
-    /// One per loop that ever had a subscriber or waiter here; `active` counts them (guarded by `lock`).
-    var shards: [FanoutShard] = []
-    /// Version waiters on all loops (guarded by `lock`): a change that no channel sees still wakes them.
-    private var waiterCount = 0
+    /// The history's epoch (fixed for its life).
+    let epoch: String
+    let shared: Mutex<Shared>
+
+    /// What the lock guards.
+    struct Shared {
+        let storeName: String
+        var history: StoreHistory
+        var channels: [StreamChannel: Int] = [:]
+        var projections: [StreamChannel: (version: UInt64, value: JSONValue)] = [:]
+        /// Snapshots and catch-ups built for the newest version, shared by the subscribers needing them.
+        var messages = StreamMessageCache()
+        /// One per loop that ever had a subscriber or waiter here; `active` counts them (changed under this lock).
+        var shards: [FanoutShard] = []
+        /// Version waiters on all loops: a change that no channel sees still wakes them.
+        var waiterCount = 0
+
+        /// The shard of `loop`, made on first use.
+        mutating func shardOf(_ loop: EventLoop) -> FanoutShard {
+            if let shard = shards.first(where: { $0.loop === loop }) { return shard }
+            let shard = FanoutShard(loop: loop)
+            shards.append(shard)
+            return shard
+        }
+    }
 
     /// A stream starting at `version` with the state `initialJSON`, in `epoch` (nil: a new random one).
     init(storeName: String, historySize: Int, epoch: String? = nil, version: UInt64 = 0, initialJSON: [UInt8]) {
         self.storeName = storeName
-        history = StoreHistory(capacity: historySize, initial: version, json: initialJSON, epoch: epoch)
-    }
-
-    /// The shard of `loop`, made on first use. Under the lock.
-    private func shardOf(_ loop: EventLoop) -> FanoutShard {
-        if let shard = shards.first(where: { $0.loop === loop }) { return shard }
-        let shard = FanoutShard(loop: loop)
-        shards.append(shard)
-        return shard
+        let history = StoreHistory(capacity: historySize, initial: version, json: initialJSON, epoch: epoch)
+        self.epoch = history.epoch
+        shared = Mutex(Shared(storeName: storeName, history: history))
     }
 
     /// Hands `delivery` to each loop with subscribers or waiters here, to that loop's shard queue, and starts the
@@ -68,22 +78,22 @@ final class StoreFanout: @unchecked Sendable {
 
     /// Records a new state and sends one message per active channel.
     func stateChanged(version: UInt64, json: [UInt8]) {
-        let (messages, active) = lock.withLock { () -> ([StreamChannel: StreamMessage], [FanoutShard]) in
-            history.record(version: version, json: json)
-            self.messages.removeAll()
+        let (messages, active) = shared.withLock { shared -> ([StreamChannel: StreamMessage], [FanoutShard]) in
+            shared.history.record(version: version, json: json)
+            shared.messages.removeAll()
             var messages: [StreamChannel: StreamMessage] = [:]
-            for channel in channels.keys {
-                if let message = changeMessage(channel, version: version) { messages[channel] = message }
+            for channel in shared.channels.keys {
+                if let message = shared.changeMessage(channel, version: version) { messages[channel] = message }
             }
-            return (messages, !messages.isEmpty || waiterCount > 0 ? shards.filter { $0.active > 0 } : [])
+            return (messages, !messages.isEmpty || shared.waiterCount > 0 ? shared.shards.filter { $0.active > 0 } : [])
         }
         forEachActiveShard(active, deliver: .change(version: version, messages: messages))
     }
 
     /// Sends an event (its FSA JSON) to every subscriber, in stream order.
     func eventEmitted(_ fsa: [UInt8]) {
-        let (epoch, version, active) = lock.withLock {
-            (history.epoch, history.newestVersion, channels.isEmpty ? [] : shards.filter { $0.active > 0 })
+        let (version, active) = shared.withLock {
+            ($0.history.newestVersion, $0.channels.isEmpty ? [] : $0.shards.filter { $0.active > 0 })
         }
         guard !active.isEmpty else { return }  // no subscriber anywhere (waiters alone do not take events)
         let message = StreamMessage(
@@ -95,31 +105,29 @@ final class StoreFanout: @unchecked Sendable {
 
     /// The newest version, its state JSON and its entity tag.
     var newest: (version: UInt64, json: [UInt8], entityTag: String) {
-        lock.withLock { (history.newestVersion, history.newestJSON, history.entityTag(history.newestVersion)) }
+        shared.withLock { ($0.history.newestVersion, $0.history.newestJSON, $0.history.entityTag($0.history.newestVersion)) }
     }
 
-    var epoch: String { history.epoch }
-
     /// How many versions the history holds.
-    var historyCount: Int { lock.withLock { Int(history.newestVersion - history.oldestVersion) + 1 } }
+    var historyCount: Int { shared.withLock { Int($0.history.newestVersion - $0.history.oldestVersion) + 1 } }
 
     /// The state JSON of `version` when the history still holds it.
     func json(at version: UInt64) -> [UInt8]? {
-        lock.withLock {
-            if version == history.newestVersion { return history.newestJSON }
-            return history.value(at: version)?.serialized()
+        shared.withLock {
+            if version == $0.history.newestVersion { return $0.history.newestJSON }
+            return $0.history.value(at: version)?.serialized()
         }
     }
 
     /// RFC 6902 ops from `version` of `epoch` to the newest state, or nil when the history no longer holds it.
     func patchToNewest(from version: UInt64, epoch: String) -> (ops: [UInt8], newest: UInt64)? {
-        lock.withLock {
-            let newest = history.newestVersion
-            guard history.covers(version, epoch: epoch) else { return nil }
-            if let kept = messages.patch(from: version) { return (kept, newest) }
-            guard let from = history.value(at: version) else { return nil }
-            let ops = JSONPatch.serialize(JSONPatch.diff(from: from, to: history.newest()))
-            messages.keep(ops, from: version)
+        shared.withLock { shared in
+            let newest = shared.history.newestVersion
+            guard shared.history.covers(version, epoch: epoch) else { return nil }
+            if let kept = shared.messages.patch(from: version) { return (kept, newest) }
+            guard let from = shared.history.value(at: version) else { return nil }
+            let ops = JSONPatch.serialize(JSONPatch.diff(from: from, to: shared.history.newest()))
+            shared.messages.keep(ops, from: version)
             return (ops, newest)
         }
     }
@@ -129,16 +137,20 @@ final class StoreFanout: @unchecked Sendable {
     /// Adds `subscriber` and returns its first message: a snapshot of the newest state, or, when resuming from a
     /// held `from` position, a patch from there (nil when already up to date).
     func subscribe(_ subscriber: any StreamSubscriber, from position: StreamPosition?) -> (StreamMessage?, UInt64) {
+        subscriber.loop.assertInLoop()
         let channel = subscriber.channel
-        let (first, shard) = lock.withLock { () -> ((StreamMessage?, UInt64), FanoutShard) in
-            let newest = history.newestVersion
-            if channel.path != nil, projections[channel] == nil, let value = history.projection(at: newest, path: channel.path) {
-                projections[channel] = (newest, value)
+        let loop = subscriber.loop
+        let (first, shard) = shared.withLock { shared -> ((StreamMessage?, UInt64), FanoutShard) in
+            let newest = shared.history.newestVersion
+            if channel.path != nil, shared.projections[channel] == nil,
+                let value = shared.history.projection(at: newest, path: channel.path)
+            {
+                shared.projections[channel] = (newest, value)
             }
-            channels[channel, default: 0] += 1
-            let shard = shardOf(subscriber.loop)
+            shared.channels[channel, default: 0] += 1
+            let shard = shared.shardOf(loop)
             shard.active += 1
-            return (catchUpMessage(channel, from: position), shard)
+            return (shared.catchUpMessage(channel, from: position), shard)
         }
         shard.subscribers[channel, default: [:]][ObjectIdentifier(subscriber)] = subscriber
         return first
@@ -146,27 +158,29 @@ final class StoreFanout: @unchecked Sendable {
 
     /// A message bringing a subscriber at `position` to the newest state (a patch when possible), and that version.
     func catchUp(_ channel: StreamChannel, from position: StreamPosition?) -> (StreamMessage?, UInt64) {
-        lock.withLock { catchUpMessage(channel, from: position) }
+        shared.withLock { $0.catchUpMessage(channel, from: position) }
     }
 
     /// Removes a subscriber; idempotent.
     func unsubscribe(_ subscriber: any StreamSubscriber) {
+        subscriber.loop.assertInLoop()
         let channel = subscriber.channel
-        lock.withLock {
-            let shard = shardOf(subscriber.loop)
+        let loop = subscriber.loop
+        shared.withLock { shared in
+            let shard = shared.shardOf(loop)
             guard shard.remove(subscriber) else { return }
             shard.active -= 1
-            channels[channel, default: 1] -= 1
-            if channels[channel] == 0 {
-                channels[channel] = nil
-                projections[channel] = nil
+            shared.channels[channel, default: 1] -= 1
+            if shared.channels[channel] == 0 {
+                shared.channels[channel] = nil
+                shared.projections[channel] = nil
             }
         }
     }
 
     /// The store was deleted: every subscriber gets a final `deleted` message (and ends its stream).
     func storeDeleted() {
-        let (epoch, version, active) = lock.withLock { (history.epoch, history.newestVersion, shards.filter { $0.active > 0 }) }
+        let (version, active) = shared.withLock { ($0.history.newestVersion, $0.shards.filter { $0.active > 0 }) }
         let message = StreamMessage(kind: .deleted, version: version, epoch: epoch, json: WireMessage.deleted(store: storeName))
         forEachActiveShard(active, deliver: .broadcast(message))
     }
@@ -177,16 +191,17 @@ final class StoreFanout: @unchecked Sendable {
     /// - Returns: the waiter, for ``abandon(_:on:)``; nil when `done` has run already.
     @discardableResult
     func waitForVersion(_ version: UInt64, timeoutMs: Int, on loop: EventLoop, done: @escaping (Bool) -> Void) -> VersionWaiter? {
+        loop.assertInLoop()
         if newest.version >= version {
             done(true)
             return nil
         }
         let timer = LoopTimer(loop: loop)
         let waiter = VersionWaiter(version: version, timer: timer, done: done)
-        let shard = lock.withLock { () -> FanoutShard in
-            let shard = shardOf(loop)
+        let shard = shared.withLock { shared -> FanoutShard in
+            let shard = shared.shardOf(loop)
             shard.active += 1
-            waiterCount += 1
+            shared.waiterCount += 1
             return shard
         }
         shard.waiters.append(waiter)
@@ -205,20 +220,23 @@ final class StoreFanout: @unchecked Sendable {
     /// Ends a wait whose request was answered otherwise (shutdown, client gone) now, not at its timeout: its timer is
     /// closed and `done(false)` runs. On `loop`, the waiter's; a finished waiter is ignored.
     func abandon(_ waiter: VersionWaiter, on loop: EventLoop) {
-        let shard = lock.withLock { shardOf(loop) }
+        loop.assertInLoop()
+        let shard = shared.withLock { $0.shardOf(loop) }
         finish(waiter, in: shard, reached: false)
     }
 
     func wakeWaiters(in shard: FanoutShard, version: UInt64) {
+        shard.loop.assertInLoop()
         for waiter in shard.waiters where waiter.version <= version { finish(waiter, in: shard, reached: true) }
     }
 
     private func finish(_ waiter: VersionWaiter, in shard: FanoutShard, reached: Bool) {
+        shard.loop.assertInLoop()
         guard let index = shard.waiters.firstIndex(where: { $0 === waiter }) else { return }
         shard.waiters.remove(at: index)
-        lock.withLock {
+        shared.withLock {
             shard.active -= 1
-            waiterCount -= 1
+            $0.waiterCount -= 1
         }
         waiter.timer.close()
         waiter.done(reached)

@@ -39,6 +39,7 @@ extension WebSocketSession {
     }
 
     func handleText(_ text: [UInt8]) {
+        context.loop.assertInLoop()
         guard let value = try? JSONValue(parsing: text) else {
             guard home != nil else { return reject(nil, "Send one JSON object per text message, with a \"type\".") }
             return reject(nil, "The message is not valid JSON; send one JSON object per text message.")
@@ -178,6 +179,7 @@ extension WebSocketSession {
     /// Answers an action with its outcome: an ack (`replayed`: an idempotency key's earlier outcome), or an `error`
     /// with its `ref` when it was not applied.
     private func answered(ref: String?, _ outcome: IdempotencyCache.Outcome, replayed: Bool = false) {
+        context.loop.assertInLoop()
         switch outcome {
         case .reduced(let reply), .timedOut(let reply): acknowledged(ref: ref, version: reply.version, replayed: replayed)
         case .failed(let error):
@@ -189,6 +191,7 @@ extension WebSocketSession {
     }
 
     private func acknowledged(ref: String?, version: UInt64, replayed: Bool = false) {
+        context.loop.assertInLoop()
         actionsInFlight -= 1
         guard state == .open else { return }
         sendMessage(WireMessage.ack(ref: ref, version: version, replayed: replayed))

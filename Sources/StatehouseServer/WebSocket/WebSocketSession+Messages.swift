@@ -19,6 +19,7 @@ extension WebSocketSession {
 
     /// Feeds one event to the machine and carries out its actions.
     func perform(_ event: (inout WebSocketConnection, inout [WebSocketConnection.Action]) -> Void) {
+        context.loop.assertInLoop()
         var actions: [WebSocketConnection.Action] = []
         event(&machine, &actions)
         carryOut(actions)
@@ -26,6 +27,7 @@ extension WebSocketSession {
 
     /// Carries out the machine's actions in order.
     func carryOut(_ actions: [WebSocketConnection.Action]) {
+        context.loop.assertInLoop()
         for action in actions {
             switch action {
             case .write(let frame): connection.write(frame)
@@ -75,6 +77,7 @@ extension WebSocketSession {
     /// Sends one JSON message as a text frame (RFC 6455 §5.6), framed straight into the write buffer; dropped once
     /// the connection is closing (no data after a Close, §5.5.1).
     func sendMessage(_ json: [UInt8]) {
+        context.loop.assertInLoop()
         guard machine.mayWriteData else { return }
         let buffer = OutboundBuffer(count: machine.frameLength(payloadCount: json.count)) { base in
             json.withUnsafeBytes { machine.encodeFrame(.text, payload: $0, to: base) }

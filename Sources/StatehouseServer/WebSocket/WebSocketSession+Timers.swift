@@ -7,6 +7,7 @@ import WebSocket
 extension WebSocketSession {
     /// Starts (or restarts) `timer` to fire after `ms` milliseconds; each timer's handle is made once.
     func arm(_ timer: WebSocketConnection.Timer, afterMs ms: Int) {
+        context.loop.assertInLoop()
         let delay = UInt64(max(ms, 1))
         switch timer {
         case .keepAlive:
@@ -27,6 +28,7 @@ extension WebSocketSession {
     /// The keep-alive check, told what the transport knows: whether the awaited ping has left, and whether the
     /// connection is write-paused (it reads nothing then, so it could not hear a pong).
     private func keepAliveFired() {
+        context.loop.assertInLoop()
         let status = WebSocketConnection.TransportStatus(
             now: context.loop.now, acceptedBytes: connection.acceptedBytes,
             pingIsSent: machine.awaitedPingEnd.map { connection.hasSent(upTo: $0) } ?? true,

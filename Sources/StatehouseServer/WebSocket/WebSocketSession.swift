@@ -64,6 +64,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     var state: WebSocketConnection.State { machine.state }
 
     init(connection: TCPConnection, connectionID: UInt64, context: ServerContext, home: (any HostedStore)?, access: Access) {
+        context.loop.assertInLoop()
         self.connection = connection
         self.connectionID = connectionID
         self.context = context
@@ -83,6 +84,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     /// The connection is writable again: read again, and let behind subscriptions catch up (which may put them
     /// behind again, restarting the lag clock).
     private func writable() {
+        context.loop.assertInLoop()
         if state == .open { updateReading() }
         guard hasBehindSubscription else { return }
         hasBehindSubscription = false
@@ -93,6 +95,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
 
     /// A subscription fell behind: the lag clock starts (once for all of the connection's subscriptions).
     func fellBehind() {
+        context.loop.assertInLoop()
         hasBehindSubscription = true
         lag.start(on: context.loop, seconds: context.streams.maxLagSeconds) { [unowned self] in
             lag.expired()
@@ -104,6 +107,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
 
     /// Reads while open, under the in-flight action limit and not write-paused (backpressure both ways).
     func updateReading() {
+        context.loop.assertInLoop()
         if actionsInFlight < Self.maxActionsInFlight, !connection.isWritePaused {
             connection.startReading()
         } else {
@@ -129,6 +133,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
 
     /// A subscription's store was deleted: the single-store endpoint closes (1000); on `/ws` the subscription ends.
     func storeDeleted(_ subscription: WebSocketSubscription) {
+        context.loop.assertInLoop()
         guard let id = subscription.id else {
             return perform { $0.close(code: .normalClosure, reason: "store deleted", into: &$1) }
         }
@@ -145,6 +150,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     /// The socket is closed (by us or by the transport, e.g. a write stall): the machine is told, and its actions,
     /// all about a socket that is gone, are dropped.
     private func closed() {
+        context.loop.assertInLoop()
         var ignored: [WebSocketConnection.Action] = []
         machine.peerEnded(into: &ignored)
         closeTimer?.close()

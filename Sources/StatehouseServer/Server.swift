@@ -19,7 +19,7 @@ import UVLoop
 /// `start`, `shutdown` and `waitUntilStopped` may be called from any thread except the loop's.
 public final class Server: @unchecked Sendable {
     private let configuration: ServerConfiguration
-    private let stores: [String: any HostedStore]
+    private let stores: [String: HostedStore]
     /// The database of durable stores (configuration `storage`); nil without one.
     private let durability: StoreDurability?
     private let loops: [EventLoop]
@@ -64,7 +64,7 @@ public final class Server: @unchecked Sendable {
         }
         loops = try (0..<max(1, configuration.eventLoops)).map { _ throws(UVError) in try EventLoop() }
         let executors: [any StoreExecutor] = configuration.storeExecutor == .loop ? loops : []
-        let built: [any HostedStore]
+        let built: [HostedStore]
         do {
             built = try catalog.makeStores(
                 for: configuration, path: configurationPath, executors: executors, durability: durability, logger: logger)

@@ -112,7 +112,7 @@ extension ServerSession {
     var connectionMetadata: Logger.Metadata { ["conn": String(connectionID)] }
 
     /// A WebSocket's log metadata: `store=<name>` on a store's endpoint (`home`), then `conn=<id>`.
-    func webSocketMetadata(_ home: (any HostedStore)?) -> Logger.Metadata {
+    func webSocketMetadata(_ home: HostedStore?) -> Logger.Metadata {
         guard let home else { return connectionMetadata }
         return ["store": home.name, "conn": String(connectionID)]
     }

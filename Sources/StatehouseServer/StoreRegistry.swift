@@ -7,14 +7,14 @@ import Synchronization
 /// Sendable: one lock around the table (every event loop looks stores up; `PUT` and `DELETE` change it), and an
 /// atomic count of its changes, which lets a ``Memo`` answer a repeated lookup without the lock.
 final class StoreRegistry: Sendable {
-    private let stores: Mutex<[String: any HostedStore]>
+    private let stores: Mutex<[String: HostedStore]>
     /// How many times the table has changed (bumped under the lock, after the change).
     private let generation = Atomic<UInt64>(0)
 
-    init(_ stores: [String: any HostedStore]) { self.stores = Mutex(stores) }
+    init(_ stores: [String: HostedStore]) { self.stores = Mutex(stores) }
 
     /// The store named `name`, or nil.
-    subscript(name: String) -> (any HostedStore)? { stores.withLock { $0[name] } }
+    subscript(name: String) -> HostedStore? { stores.withLock { $0[name] } }
 
     /// The answer of one lookup and the table generation it was valid for; kept by one thread (e.g. a connection).
     ///
@@ -23,13 +23,13 @@ final class StoreRegistry: Sendable {
     /// generation matches, the table still holds the store, so the weak reference still loads it.
     struct Memo {
         fileprivate let name: String
-        fileprivate weak var store: (any HostedStore)?
+        fileprivate weak var store: HostedStore?
         fileprivate let generation: UInt64
     }
 
     /// The store named `name`, or nil, as ``subscript(name:)`` gives it; when `memo` holds a lookup of the same name
     /// and the table has not changed since, its answer, without taking the lock. `memo` then holds this lookup.
-    func store(named name: String, memo: inout Memo?) -> (any HostedStore)? {
+    func store(named name: String, memo: inout Memo?) -> HostedStore? {
         // Read before the lookup: a change racing with it leaves the memo stale, so the next call looks up again.
         let current = generation.load(ordering: .acquiring)
         if let memo, memo.generation == current, memo.name == name { return memo.store }
@@ -39,7 +39,7 @@ final class StoreRegistry: Sendable {
     }
 
     /// A copy of the whole table.
-    var all: [String: any HostedStore] { stores.withLock { $0 } }
+    var all: [String: HostedStore] { stores.withLock { $0 } }
 
     /// The number of stores.
     var count: Int { stores.withLock { $0.count } }
@@ -48,13 +48,13 @@ final class StoreRegistry: Sendable {
     enum Addition {
         case added
         /// The name is taken by this store.
-        case exists(any HostedStore)
+        case exists(HostedStore)
         /// `limit` stores are hosted already.
         case full
     }
 
     /// Adds `store` unless its name is taken or `limit` stores are hosted already.
-    func add(_ store: any HostedStore, limit: Int) -> Addition {
+    func add(_ store: HostedStore, limit: Int) -> Addition {
         stores.withLock { stores in
             if let existing = stores[store.name] { return .exists(existing) }
             guard stores.count < limit else { return .full }
@@ -65,7 +65,7 @@ final class StoreRegistry: Sendable {
     }
 
     /// Removes and returns the store named `name` (nil when there is none).
-    func remove(_ name: String) -> (any HostedStore)? {
+    func remove(_ name: String) -> HostedStore? {
         stores.withLock { stores in
             let removed = stores.removeValue(forKey: name)
             if removed != nil { generation.add(1, ordering: .releasing) }

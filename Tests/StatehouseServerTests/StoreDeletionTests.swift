@@ -8,9 +8,9 @@ extension ServerTests {
     @Suite struct StoreDeletionTests {
         /// Weak references to a hosted store and its stream (history and subscribers): what a deletion must free.
         final class Watched: @unchecked Sendable {
-            weak var store: (any HostedStore)?
+            weak var store: HostedStore?
             weak var fanout: StoreFanout?
-            init?(_ store: (any HostedStore)?) {
+            init?(_ store: HostedStore?) {
                 guard let store else { return nil }
                 self.store = store
                 fanout = store.fanout

@@ -41,7 +41,7 @@ extension ServerTests {
             catalog.register(Counter.self)
             let names = (0..<Self.storeCount).map { "counter-\($0)" }
             let logger = Logger(handler: InMemoryLogHandler())
-            var stores: [String: any HostedStore] = [:]
+            var stores: [String: HostedStore] = [:]
             stores.reserveCapacity(Self.storeCount)
             let before = try Self.heapInUse()
             for name in names {

@@ -5,7 +5,7 @@ import Testing
 /// A lookup memo answers like the locked table: a memoized answer (found or not) is never used after `add` or
 /// `remove` changed the table.
 @Suite struct StoreRegistryTests {
-    static func counter(_ name: String) throws -> any HostedStore {
+    static func counter(_ name: String) throws -> HostedStore {
         var catalog = ReducerCatalog()
         catalog.register(Counter.self)
         return try catalog.build(

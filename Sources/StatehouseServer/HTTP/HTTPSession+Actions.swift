@@ -5,7 +5,7 @@ import UVLoop
 extension HTTPSession {
     /// `POST /stores/{name}/actions`: submits the action (or batch) and answers once it is reduced, or settled with
     /// `?wait=settled`; an `Idempotency-Key` replays the first outcome of its action.
-    func post(_ request: HTTPRequest, to store: any HostedStore) {
+    func post(_ request: HTTPRequest, to store: HostedStore) {
         let wait: PostWait
         do {
             wait = try PostWait(QueryParameters(request.query))
@@ -59,7 +59,7 @@ extension HTTPSession {
     }
 
     /// `POST /stores/{name}/reset`: answers once the store is back at its initial state.
-    func reset(_ request: HTTPRequest, _ store: any HostedStore) {
+    func reset(_ request: HTTPRequest, _ store: HostedStore) {
         let loop = context.loop
         store.reset { [self] result in
             let response = switch result {

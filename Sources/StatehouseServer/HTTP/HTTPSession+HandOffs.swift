@@ -4,7 +4,7 @@ import WebSocket
 /// Streaming hand-offs: the connection leaves HTTP for a WebSocket session (RFC 6455) or a server-sent event stream.
 extension HTTPSession {
     /// Hands the connection to an SSE stream (`text/event-stream`); the response never ends by itself.
-    func streamEvents(_ request: HTTPRequest, from store: any HostedStore) {
+    func streamEvents(_ request: HTTPRequest, from store: HostedStore) {
         let stream: StreamRequest
         do {
             stream = try StreamRequest(QueryParameters(request.query), lastEventID: request.fields["Last-Event-ID"])
@@ -22,7 +22,7 @@ extension HTTPSession {
     /// Completes an RFC 6455 opening handshake (§4.2.2) and hands the socket to a ``WebSocketSession``; anything
     /// else is answered as plain HTTP and the connection closed (the bytes after an upgrade request are not HTTP).
     func upgrade(_ request: HTTPRequest, leftover: [UInt8]) {
-        let home: (any HostedStore)?
+        let home: HostedStore?
         let route = try? Route.match(method: request.method, path: request.path)
         switch route {
         case .webSocket(let name)?:

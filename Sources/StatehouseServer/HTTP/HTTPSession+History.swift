@@ -11,7 +11,7 @@ extension HTTPSession {
 
     /// `?at=VERSION`: 200 with the state at that version; 404 `version_not_reached` past the newest, 410
     /// `version_not_retained` before the oldest kept (the history for a store in memory, the journal for a durable one).
-    func read(_ request: HTTPRequest, from store: any HostedStore, at version: UInt64) {
+    func read(_ request: HTTPRequest, from store: HostedStore, at version: UInt64) {
         let headOnly = request.method == "HEAD"
         let newest = store.fanout.newest.version
         if version > newest {
@@ -36,7 +36,7 @@ extension HTTPSession {
         }
     }
 
-    private static func notRetained(_ store: any HostedStore, _ version: UInt64) -> APIError {
+    private static func notRetained(_ store: HostedStore, _ version: UInt64) -> APIError {
         var range = "only the last \(store.fanout.historyCount) versions are kept in memory"
         if let persistence = store.persistence,
             let kept = try? persistence.durability.database.retained(storeID: persistence.storeID)
@@ -48,7 +48,7 @@ extension HTTPSession {
 
     /// `/log?since=VERSION&limit=N`: the journal after `since` (default 0), at most `limit` (default 1,000, at most
     /// 10,000) entries, as JSON lines (`application/x-ndjson`), oldest first; 404 `not_durable` for a store in memory.
-    func readLog(_ request: HTTPRequest, from store: any HostedStore) {
+    func readLog(_ request: HTTPRequest, from store: HostedStore) {
         let headOnly = request.method == "HEAD"
         let query = QueryParameters(request.query)
         var since: UInt64 = 0

@@ -26,7 +26,7 @@ extension HTTPSession {
 
     /// The answer of a long poll cut short, with the state now (`what` says what it waited for): 503 `shutting_down`
     /// with `Retry-After`, or 408 `client_closed`.
-    static func cutShort(_ why: LongPollCut, _ store: any HostedStore, _ what: String) -> HTTPResponse {
+    static func cutShort(_ why: LongPollCut, _ store: HostedStore, _ what: String) -> HTTPResponse {
         switch why {
         case .shutdown: errorWithState(.shuttingDown(what), store)
         case .peerClosed: errorWithState(.clientClosed(what), store)

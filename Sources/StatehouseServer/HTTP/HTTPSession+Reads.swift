@@ -3,7 +3,7 @@ import HTTP1
 
 extension HTTPSession {
     /// Answers a read from the store's history, after waiting for `min_version` if asked.
-    func read(_ request: HTTPRequest, from store: any HostedStore) {
+    func read(_ request: HTTPRequest, from store: HostedStore) {
         let headOnly = request.method == "HEAD"
         let options: ReadRequest
         do {
@@ -37,13 +37,13 @@ extension HTTPSession {
     }
 
     /// 409 `epoch_mismatch` with the state now: `min_version` named a version of an epoch the store is no longer in.
-    private static func epochMismatch(_ store: any HostedStore, epoch: String, version: UInt64) -> HTTPResponse {
+    private static func epochMismatch(_ store: HostedStore, epoch: String, version: UInt64) -> HTTPResponse {
         errorWithState(.epochMismatch(version, epoch: epoch, current: store.fanout.epoch), store)
     }
 
     /// An error that also carries the store's newest state and its `ETag`:
     /// `{"error":{"code":…,"message":…},"store":…,"version":…,"state":…}`.
-    static func errorWithState(_ error: APIError, _ store: any HostedStore) -> HTTPResponse {
+    static func errorWithState(_ error: APIError, _ store: HostedStore) -> HTTPResponse {
         let newest = store.fanout.newest
         let reply = StateReply(version: newest.version, state: newest.json)
         return Responses.json(
@@ -51,7 +51,7 @@ extension HTTPSession {
             fields: [HTTPField(name: "ETag", value: newest.entityTag)] + error.fields)
     }
 
-    private func readResponse(_ request: HTTPRequest, _ store: any HostedStore, _ options: ReadRequest, reached: Bool) -> HTTPResponse {
+    private func readResponse(_ request: HTTPRequest, _ store: HostedStore, _ options: ReadRequest, reached: Bool) -> HTTPResponse {
         let newest = store.fanout.newest
         let tag = HTTPField(name: "ETag", value: newest.entityTag)
         let reply = StateReply(version: newest.version, state: newest.json)

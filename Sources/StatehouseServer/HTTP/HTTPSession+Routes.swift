@@ -49,14 +49,14 @@ extension HTTPSession {
         }
     }
 
-    func store(named name: String, _ request: HTTPRequest) -> (any HostedStore)? {
+    func store(named name: String, _ request: HTTPRequest) -> HostedStore? {
         if let store = context.stores.store(named: name, memo: &storeMemo) { return store }
         send(error: .storeNotFound(name), keepAlive: request.keepAlive, headOnly: request.method == "HEAD")
         return nil
     }
 
     /// `{"stores":[{"name":…,"reducer":…,"version":…},…]}` sorted by name.
-    private static func storeList(_ stores: [String: any HostedStore]) -> [UInt8] {
+    private static func storeList(_ stores: [String: HostedStore]) -> [UInt8] {
         var items: [String] = []
         for name in stores.keys.sorted() {
             guard let store = stores[name] else { continue }

@@ -22,7 +22,7 @@ extension HTTPSession {
             return send(error: .tooManyStores(context.limits.maxStores), keepAlive: request.keepAlive, headOnly: false)
         }
         guard let durability = context.durability else {
-            let store: any HostedStore
+            let store: HostedStore
             do {
                 store = try context.catalog.build(
                     declaration, historySize: context.streams.historySize, executor: context.storeExecutor, logger: context.logger)
@@ -64,7 +64,7 @@ extension HTTPSession {
                     processNext()
                 case .success(let id):
                     let persistence = StorePersistence(durability: durability, storeID: id, epoch: epoch)
-                    let durable: any HostedStore
+                    let durable: HostedStore
                     do throws(ReducerCatalog.BuildFailure) {
                         durable = try context.catalog.build(
                             declaration, historySize: context.streams.historySize, executor: context.storeExecutor,
@@ -94,7 +94,7 @@ extension HTTPSession {
     /// Starts `store` and adds it to the table, then answers 201 (or as for an existing store when a request of the
     /// same name came first, or 507 when the table is full). A durable store is hosted even when its client has gone:
     /// its row is committed.
-    private func host(_ store: any HostedStore, _ declaration: ServerConfiguration.StoreDeclaration, _ request: HTTPRequest) {
+    private func host(_ store: HostedStore, _ declaration: ServerConfiguration.StoreDeclaration, _ request: HTTPRequest) {
         let loop = context.loop
         let name = store.name
         Task {
@@ -125,7 +125,7 @@ extension HTTPSession {
         }
     }
 
-    private func answerExisting(_ existing: any HostedStore, _ declaration: ServerConfiguration.StoreDeclaration, _ request: HTTPRequest) {
+    private func answerExisting(_ existing: HostedStore, _ declaration: ServerConfiguration.StoreDeclaration, _ request: HTTPRequest) {
         guard existing.reducerName == declaration.reducer else {
             return send(error: .storeExists(existing.name, reducer: existing.reducerName), keepAlive: request.keepAlive, headOnly: false)
         }

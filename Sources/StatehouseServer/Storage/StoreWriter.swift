@@ -34,6 +34,8 @@ final class StoreWriter: @unchecked Sendable {
     /// Committed transactions so far (tests count group commits with it).
     let committedTransactions = Atomic<Int>(0)
 
+    /// Guards `queue`, `phase`, `healthHandler` and `pendingMaxPageCount`, and is what the writer thread sleeps on:
+    /// a condition variable, which `Synchronization.Mutex` does not offer (the one place a lock is not a `Mutex`).
     private let condition = NSCondition()
     private var queue: [WriteRequest] = []
     private var phase: Phase = .running

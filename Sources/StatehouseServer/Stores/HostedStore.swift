@@ -1,91 +1,90 @@
+import Synchronization
 import JSON
-import StatehouseCore
 
-/// What the API needs from a store, whatever its reducer: JSON in, JSON out.
+/// What the API needs from a store, whatever its reducer: JSON in, JSON out. Its name, stream and idempotency cache
+/// are here; its typed work (decode, submit, encode) is in closures a ``TypedStore`` made.
+///
+/// A final class, not a protocol: it has one shape, so sessions hold it directly (no existential on every request).
+/// Not generic on purpose: a generic class's methods run as generic code when called from non-generic code, looking
+/// `Store<R>` and its nested types up at run time on every request. The closures are built where the reducer type
+/// is concrete (the catalog registration), so the optimizer compiles them, and the store code they call, for it.
 ///
 /// ## Thread safety
-/// Sendable; every method may be called from any thread. Replies run on the store's actor: hop to the loop before
-/// touching a connection.
-protocol HostedStore: AnyObject, Sendable {
+/// Sendable (immutable references plus the lazily made idempotency cache behind a lock); every method may be called
+/// from any thread. Replies run on the store's actor: hop to the loop before touching a connection.
+final class HostedStore: Sendable {
+    /// What a ``TypedStore`` does, as closures.
+    struct Operations: Sendable {
+        let start: @Sendable () async -> Void
+        let stop: @Sendable (_ done: @escaping @Sendable () -> Void) -> Void
+        let reset: @Sendable (_ reply: @escaping @Sendable (Result<StateReply, APIError>) -> Void) -> Void
+        let prepare: @Sendable (_ actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
+        let decodeClientMessage: @Sendable (_ message: JSONObject) -> ClientMessage
+        let stateAt: @Sendable (_ version: UInt64) throws -> [UInt8]?
+    }
+
     /// The store's name from the configuration.
-    var name: String { get }
+    let name: String
     /// The registered name of its reducer type, e.g. `"Counter"`.
-    var reducerName: String { get }
+    let reducerName: String
     /// The store's history and stream subscribers.
-    var fanout: StoreFanout { get }
-    /// Outcomes of keyed actions (loop thread only).
-    var idempotency: IdempotencyCache { get }
+    let fanout: StoreFanout
     /// Where the store is written; nil for a store in memory only.
-    var persistence: StorePersistence? { get }
+    let persistence: StorePersistence?
+    private let operations: Operations
+    /// Made on the first keyed action (see ``idempotency``).
+    private let idempotencyCache = Mutex<IdempotencyCache?>(nil)
+
+    /// `keys`: a recovered store's unexpired idempotency keys.
+    init(
+        name: String, reducerName: String, fanout: StoreFanout, persistence: StorePersistence?, keys: [StoredKey],
+        operations: Operations
+    ) {
+        self.name = name
+        self.reducerName = reducerName
+        self.fanout = fanout
+        self.persistence = persistence
+        self.operations = operations
+        // A durable store's keys outlive restarts: the ones read back are answered as before.
+        if !keys.isEmpty { idempotency.restore(keys, nowMs: StorageClock.nowMs) }
+    }
+
+    /// Outcomes of keyed actions. Made on the first keyed action (any loop may ask first), so a store that never sees
+    /// an idempotency key never has one.
+    var idempotency: IdempotencyCache {
+        idempotencyCache.withLock { slot in
+            if let cache = slot { return cache }
+            let cache = persistence.map { IdempotencyCache(ttl: $0.durability.keyTtl) } ?? IdempotencyCache()
+            slot = cache
+            return cache
+        }
+    }
 
     /// Starts the store (its `bind()` effects) and the state broadcast. Call once before serving.
-    func start() async
-    /// The newest version and state (from the history: no hop to the store's actor).
-    func read() -> StateReply
-    /// Decodes one Flux Standard Action from JSON bytes, ready to be submitted.
-    func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
-    /// Decodes one parsed WebSocket client message (`{"type":"action","ref":…,"action":{…}}`).
-    func decodeClientMessage(_ message: JSONObject) -> ClientMessage
+    func start() async { await operations.start() }
+
+    /// Stops the store for good (effects cancelled, later actions dropped); `done` runs on the store's actor.
+    func stop(done: @escaping @Sendable () -> Void) { operations.stop(done) }
+
     /// Resets the store (FIFO with actions): effects cancelled, initial state restored, `bind()` restarted.
     /// `reply` runs on the store's actor with the state after the reset.
     /// A durable store's reset that could not be written is undone: `.failure` (``APIError/notWritten(_:)``).
-    func reset(reply: @escaping @Sendable (Result<StateReply, APIError>) -> Void)
-    /// Stops the store for good (effects cancelled, later actions dropped); `done` runs on the store's actor.
-    func stop(done: @escaping @Sendable () -> Void)
+    func reset(reply: @escaping @Sendable (Result<StateReply, APIError>) -> Void) { operations.reset(reply) }
+
+    /// The newest version and state (from the history: no hop to the store's actor).
+    func read() -> StateReply {
+        let newest = fanout.newest
+        return StateReply(version: newest.version, state: newest.json)
+    }
+
+    /// Decodes one Flux Standard Action from JSON bytes, ready to be submitted.
+    func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> { operations.prepare(actionJSON) }
+
+    /// Decodes one parsed WebSocket client message (`{"type":"action","ref":…,"action":{…}}`).
+    func decodeClientMessage(_ message: JSONObject) -> ClientMessage { operations.decodeClientMessage(message) }
+
     /// The state at `version` rebuilt from the journal (its snapshot and the actions after it through the reducer), as
     /// JSON; blocking (run it off the event loops). nil when the version is not retained or the store is not durable.
     /// - Throws: ``StorageError``, or a decoding error for a snapshot or action the reducer no longer reads.
-    func state(at version: UInt64) throws -> [UInt8]?
-}
-
-/// A store's version with its state as JSON text.
-struct StateReply: Sendable {
-    var version: UInt64
-    var state: [UInt8]
-}
-
-/// A decoded action bound to its store.
-///
-/// `submit` enqueues it at once (FIFO with every other sender) and calls `reply` on the store's actor right after
-/// this action was reduced, after every observer saw the new state. `submitAndSettle` calls `reply` once the action
-/// and every effect it started, transitively, have finished, or when `timeout` passes (the effects keep running).
-/// A durable store in `commit` mode replies once the action is written; `.failure` when it could not be (the action
-/// was then not applied), or when the store refuses actions because writing fails.
-struct PreparedAction: Sendable {
-    /// Who waits, and for what.
-    enum Waiter: Sendable {
-        /// Gets the state right after the reduce.
-        case reduced(@Sendable (Result<StateReply, APIError>) -> Void)
-        /// Gets the state once the action's effects finished, or at the timeout.
-        case settled(timeout: Duration, @Sendable (Result<SettleOutcome, APIError>) -> Void)
-    }
-
-    /// Enqueues the action(s) and answers `waiter` (one closure for both kinds: one allocation per request); `note`
-    /// (an idempotency key) is journaled with the last action.
-    let run: @Sendable (_ waiter: Waiter, _ note: IdempotencyNote?) -> Void
-
-    func submit(note: IdempotencyNote? = nil, _ reply: @escaping @Sendable (Result<StateReply, APIError>) -> Void) {
-        run(.reduced(reply), note)
-    }
-
-    func submitAndSettle(
-        _ timeout: Duration, note: IdempotencyNote? = nil, _ reply: @escaping @Sendable (Result<SettleOutcome, APIError>) -> Void
-    ) {
-        run(.settled(timeout: timeout, reply), note)
-    }
-}
-
-/// How a wait for settlement ended, with the state at that moment.
-enum SettleOutcome: Sendable {
-    case settled(StateReply)
-    case timedOut(StateReply)
-}
-
-/// A WebSocket message from a client, decoded.
-enum ClientMessage: Sendable {
-    /// `{"type":"action","ref":"r1","id":"k1","action":{FSA}}`; `ref` and `id` (an idempotency key) are optional.
-    /// `fingerprint` identifies the action for key reuse checks (0 when there is no `id`).
-    case action(ref: String?, id: String?, fingerprint: UInt64, PreparedAction)
-    /// Anything that cannot be acted on; `ref` when the message had a readable one.
-    case invalid(ref: String?, APIError)
+    func state(at version: UInt64) throws -> [UInt8]? { try operations.stateAt(version) }
 }

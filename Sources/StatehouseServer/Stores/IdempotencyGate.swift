@@ -43,7 +43,7 @@ struct IdempotencyGate: Sendable {
     ///   - field: How the transport names the key, for messages: `Idempotency-Key` or `id`.
     ///   - waiter: Called on `loop` with the first action's outcome, only when the answer is ``Start/waiting``.
     static func begin(
-        key: String, field: String, fingerprint: UInt64, store: any HostedStore, on loop: EventLoop,
+        key: String, field: String, fingerprint: UInt64, store: HostedStore, on loop: EventLoop,
         waiter: @escaping (IdempotencyCache.Outcome) -> Void
     ) -> Start {
         guard (1...maxKeyBytes).contains(key.utf8.count) else {

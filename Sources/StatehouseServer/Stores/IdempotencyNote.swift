@@ -16,7 +16,7 @@ final class IdempotencyNote: Sendable {
     }
 
     /// The note of a new key for `store` when it is durable (nil otherwise: only a journal reads notes).
-    static func forDurable(_ store: any HostedStore, key: String, fingerprint: UInt64) -> IdempotencyNote? {
+    static func forDurable(_ store: HostedStore, key: String, fingerprint: UInt64) -> IdempotencyNote? {
         guard let persistence = store.persistence else { return nil }
         let ttlMs = Int64(persistence.durability.configuration.keyTtlSeconds) * 1_000
         return IdempotencyNote(key: key, fingerprint: fingerprint, expiresMs: StorageClock.nowMs + ttlMs)

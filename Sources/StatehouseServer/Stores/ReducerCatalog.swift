@@ -7,7 +7,7 @@ public struct ReducerCatalog: Sendable {
     typealias Factory = @Sendable (
         _ declaration: ServerConfiguration.StoreDeclaration, _ historySize: Int, _ executor: (any StoreExecutor)?,
         _ persistence: StorePersistence?, _ recovery: StoreRecovery?, _ logger: Logger
-    ) throws -> any HostedStore
+    ) throws -> HostedStore
 
     private var factories: [String: Factory] = [:]
     /// The initial state JSON a declaration gives a new store (its `state`, or the reducer's own), by reducer name.
@@ -55,9 +55,9 @@ public struct ReducerCatalog: Sendable {
     func makeStores(
         for configuration: ServerConfiguration, path: String, executors: [any StoreExecutor],
         durability: StoreDurability? = nil, logger: Logger
-    ) throws(ConfigurationError) -> [any HostedStore] {
+    ) throws(ConfigurationError) -> [HostedStore] {
         let stored = try durability.map { durability throws(ConfigurationError) in try Self.storedStores(durability) } ?? [:]
-        var stores: [any HostedStore] = []
+        var stores: [HostedStore] = []
         for (index, declaration) in configuration.stores.enumerated() {
             let executor = executors.isEmpty ? nil : executors[index % executors.count]
             let at = "stores[\(index)]"
@@ -104,7 +104,7 @@ public struct ReducerCatalog: Sendable {
     private func build(
         _ declaration: ServerConfiguration.StoreDeclaration, configuration: ServerConfiguration, executor: (any StoreExecutor)?,
         persistence: (StorePersistence, StoreRecovery?)?, path: String, at: String, logger: Logger
-    ) throws(ConfigurationError) -> any HostedStore {
+    ) throws(ConfigurationError) -> HostedStore {
         do {
             return try build(
                 declaration, historySize: configuration.streams.historySize, executor: executor, persistence: persistence?.0,
@@ -141,7 +141,7 @@ public struct ReducerCatalog: Sendable {
     func build(
         _ declaration: ServerConfiguration.StoreDeclaration, historySize: Int, executor: (any StoreExecutor)?,
         persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil, logger: Logger
-    ) throws(BuildFailure) -> any HostedStore {
+    ) throws(BuildFailure) -> HostedStore {
         guard let factory = factories[declaration.reducer] else { throw .unknownReducer }
         do {
             return try factory(declaration, historySize, executor, persistence, recovery, logger)

@@ -7,7 +7,7 @@ import StatehouseCore
 /// One `Store<R>` with the typed half of hosting it: actions decoded from JSON and bound to the store, states encoded
 /// to JSON at most once per version (the broadcast and the replies share one encoding), events sent as FSAs.
 ///
-/// ``hosted(name:reducerName:state:historySize:executor:persistence:recovery:logger:)`` wraps it in a ``HostedStoreBox``; call it where `R` is
+/// ``hosted(name:reducerName:state:historySize:executor:persistence:recovery:logger:)`` wraps it in a ``HostedStore``; call it where `R` is
 /// concrete (``ReducerCatalog/register(_:as:)``), so the closures it makes are compiled for `R`.
 ///
 /// ## Thread safety
@@ -68,11 +68,11 @@ final class TypedStore<R: ServableReducer>: Sendable {
     static func hosted(
         name: String, reducerName: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?,
         persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil, logger: Logger
-    ) throws(RecoveryError) -> HostedStoreBox {
+    ) throws(RecoveryError) -> HostedStore {
         let typed = try TypedStore(
             name: name, state: state, historySize: historySize, executor: executor, persistence: persistence,
             recovery: recovery, logger: logger)
-        let operations = HostedStoreBox.Operations(
+        let operations = HostedStore.Operations(
             start: { await typed.start() },
             stop: { done in typed.store.enqueueStop { _ in done() } },
             reset: { reply in
@@ -82,7 +82,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
             prepare: { typed.prepare(actionJSON: $0) },
             decodeClientMessage: { typed.decodeClientMessage($0) },
             stateAt: { try typed.state(at: $0) })
-        return HostedStoreBox(
+        return HostedStore(
             name: name, reducerName: reducerName, fanout: typed.fanout, persistence: persistence, keys: recovery?.keys ?? [],
             operations: operations)
     }

@@ -14,7 +14,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     let connection: TCPConnection
     /// The connection's number in log lines (`conn=`), given to its HTTP session.
     let connectionID: UInt64
-    let store: any HostedStore
+    let store: HostedStore
     let context: ServerContext
     let channel: StreamChannel
     var cursor = StreamCursor()
@@ -23,7 +23,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     var isOpen = true
 
     init(
-        connection: TCPConnection, connectionID: UInt64, store: any HostedStore, context: ServerContext, channel: StreamChannel
+        connection: TCPConnection, connectionID: UInt64, store: HostedStore, context: ServerContext, channel: StreamChannel
     ) {
         context.loop.assertInLoop()
         self.connection = connection

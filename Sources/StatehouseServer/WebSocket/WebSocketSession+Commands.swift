@@ -79,7 +79,7 @@ extension WebSocketSession {
     }
 
     /// The store an action goes to: `store` on `/ws` (required), or the connection's own store.
-    private func target(_ header: Header) -> (any HostedStore)? {
+    private func target(_ header: Header) -> HostedStore? {
         guard let name = header.store ?? home?.name else {
             reject(header.ref, "On /ws an action names its \"store\".")
             return nil
@@ -129,7 +129,7 @@ extension WebSocketSession {
         sendMessage(WireMessage.error(ref: ref, ClientMessageDecoding.invalidMessage(message)))
     }
 
-    private func handleAction(_ message: JSONObject, in store: any HostedStore) {
+    private func handleAction(_ message: JSONObject, in store: HostedStore) {
         switch store.decodeClientMessage(message) {
         case .invalid(let ref, let error):
             sendMessage(WireMessage.error(ref: ref, error))

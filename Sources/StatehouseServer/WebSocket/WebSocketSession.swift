@@ -42,7 +42,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     let connectionID: UInt64
     let context: ServerContext
     /// The store of `/stores/{name}/ws`; nil on the multiplexed `/ws`.
-    let home: (any HostedStore)?
+    let home: HostedStore?
     /// What the connection's token may do (checked for every action and subscription).
     let access: Access
     /// The protocol: every RFC 6455 rule of this connection. Read by every fan-out delivery (`state`), on the loop
@@ -63,7 +63,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     /// Where the connection is in its lifecycle (the machine's state).
     var state: WebSocketConnection.State { machine.state }
 
-    init(connection: TCPConnection, connectionID: UInt64, context: ServerContext, home: (any HostedStore)?, access: Access) {
+    init(connection: TCPConnection, connectionID: UInt64, context: ServerContext, home: HostedStore?, access: Access) {
         context.loop.assertInLoop()
         self.connection = connection
         self.connectionID = connectionID

@@ -12,7 +12,7 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     unowned let session: WebSocketSession
     /// The session's connection, kept here so a delivery reads the session only once.
     let connection: TCPConnection
-    let store: any HostedStore
+    let store: HostedStore
     let channel: StreamChannel
     /// The client's id for the subscription (multiplexed endpoint), or nil.
     let id: String?
@@ -20,7 +20,7 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     /// checks in `deliver` and `send` would cost about 310 instructions per delivery).
     @exclusivity(unchecked) var cursor = StreamCursor()
 
-    init(session: WebSocketSession, store: any HostedStore, channel: StreamChannel, id: String?) {
+    init(session: WebSocketSession, store: HostedStore, channel: StreamChannel, id: String?) {
         session.connection.loop.assertInLoop()
         self.session = session
         connection = session.connection

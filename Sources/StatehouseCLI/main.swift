@@ -74,7 +74,7 @@ func runStorageTool(_ command: String, _ arguments: [String]) -> Never {
             exit(0)
         }
         guard let store else { fail("replay needs --store NAME; see statehouse --help", code: 2) }
-        let report = try StorageTools.replay(configuration: configuration, catalog: ReducerCatalog(registering: Demo.reducers), store: store, to: target, verify: verify)
+        let report = try StorageTools.replay(configuration: configuration, catalog: demoCatalog(), store: store, to: target, verify: verify)
         var line = Array("{\"store\":".utf8) + Array(String(reflecting: report.store).utf8)
         line += Array(",\"version\":\(report.version),\"state\":".utf8) + report.state + Array("}\n".utf8)
         FileHandle.standardOutput.write(Data(line))
@@ -149,7 +149,7 @@ if let logSetting, Logger.Level(name: logSetting) == nil {
 let server: Server
 do {
     server = try Server(
-        configuration: configuration, catalog: ReducerCatalog(registering: Demo.reducers), logger: logger,
+        configuration: configuration, catalog: demoCatalog(), logger: logger,
         configurationPath: configPath)
 } catch let error as ConfigurationError {
     fail(error.description, code: 2)
@@ -168,3 +168,9 @@ let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : c
 FileHandle.standardOutput.write(Data("statehouse listening on http://\(shownHost):\(boundPort)\n".utf8))
 server.waitUntilStopped()
 exit(0)
+
+/// The demo reducers, each registered with its concrete type, so the release build compiles each store's code for its
+/// reducer (see `ReducerCatalog.registering(_:as:)`).
+func demoCatalog() -> ReducerCatalog {
+    ReducerCatalog().registering(Counter.self).registering(TodoList.self).registering(Search.self).registering(Ticker.self)
+}

@@ -200,7 +200,7 @@ struct ConfigurationTests {
         let config = try ConfigurationLoader.parse(
             Array(#"{"stores":[{"name":"t","reducer":"TodoList","state":\#(state)}]}"#.utf8), path: "f.json")
         do {
-            _ = try ReducerCatalog(registering: Demo.reducers).makeStores(for: config, path: "f.json", executors: [], logger: Logger(level: .error))
+            _ = try ReducerCatalog.demo.makeStores(for: config, path: "f.json", executors: [], logger: Logger(level: .error))
             Issue.record("accepted \(state)")
         } catch {
             #expect(error.description.hasPrefix("f.json: stores[0].state: is not a valid TodoList state "))

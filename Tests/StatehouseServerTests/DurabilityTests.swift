@@ -34,7 +34,7 @@ extension ServerTests {
             var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, stores: [store])
             durable(directory)(&configuration)
             do {
-                let server = try Server(configuration: configuration, catalog: ReducerCatalog(registering: Demo.reducers))
+                let server = try Server(configuration: configuration, catalog: ReducerCatalog.demo)
                 server.shutdown()
                 return nil
             } catch {

@@ -62,7 +62,7 @@ extension ServerTests {
             try await TestServer.with(configure: Self.twoLoops) { server in
                 var configuration = ServerConfiguration(host: "127.0.0.1", port: Int(server.port), stores: [])
                 configuration.eventLoops = 2
-                let second = try Server(configuration: configuration, catalog: ReducerCatalog(registering: Demo.reducers))
+                let second = try Server(configuration: configuration, catalog: ReducerCatalog.demo)
                 do {
                     try second.start()
                     second.shutdown()

@@ -36,7 +36,7 @@ extension ServerTests {
             _ handler: InMemoryLogHandler, level: Logger.Level = .debug, limits: ServerConfiguration.Limits = .init(),
             _ body: (UInt16) async throws -> T
         ) async throws -> T {
-            var catalog = ReducerCatalog(registering: Demo.reducers)
+            var catalog = ReducerCatalog.demo
             catalog.register(Pinger.self)
             let configuration = ServerConfiguration(
                 host: "127.0.0.1", port: 0, limits: limits,

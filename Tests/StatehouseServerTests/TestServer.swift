@@ -20,7 +20,7 @@ final class TestServer: @unchecked Sendable {
                 .init(name: "search", reducer: "Search"),
             ])
         configure(&configuration)
-        server = try Server(configuration: configuration, catalog: ReducerCatalog(registering: Demo.reducers))
+        server = try Server(configuration: configuration, catalog: ReducerCatalog.demo)
         port = UInt16(try server.start())
     }
 
@@ -92,4 +92,11 @@ func concurrentKeyedPosts(port: UInt16, count: Int, path: String, body: String, 
 /// Stream settings that make slow-consumer behaviour show quickly in tests.
 enum ServerConfigurationStreams {
     static let small = ServerConfiguration.Streams(historySize: 64, writeHighWaterBytes: 16_384, maxLagSeconds: 60)
+}
+
+extension ReducerCatalog {
+    /// The demo reducers, each registered with its concrete type, as `statehouse` registers them.
+    static var demo: ReducerCatalog {
+        ReducerCatalog().registering(Counter.self).registering(TodoList.self).registering(Search.self).registering(Ticker.self)
+    }
 }

@@ -23,7 +23,7 @@ public struct ReducerCatalog: Sendable {
     /// Register concrete types, one call each, never through `any ServableReducer.Type` (an array of metatypes, or a
     /// parameter pack): only where the type is concrete at the call does a release build (`-cross-module-optimization`)
     /// compile the store code for it. Registered through an existential, every store runs generically, looking its
-    /// types up at run time: measured 2026-12-05, about 110,000 instead of 61,000 instructions per
+    /// types up at run time: measured 2026-12-05, about 55,000 instead of 31,000 instructions per
     /// `POST /stores/counter/actions` (BENCHMARKS.md, issue 14).
     public func registering<R: ServableReducer>(_ type: R.Type, as name: String? = nil) -> ReducerCatalog {
         var catalog = self

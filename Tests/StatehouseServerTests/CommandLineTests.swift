@@ -13,8 +13,9 @@ extension ServerTests {
                 ? beside : packageRoot.appendingPathComponent(".build/debug/statehouse")
         }()
 
-        /// Starts `statehouse` with `arguments`; returns the process and its stdout/stderr pipes.
-        static func launch(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        /// Starts `statehouse` with `arguments` (and `environment` instead of this process's, when given); returns the
+        /// process and its stdout/stderr pipes.
+        static func launch(_ arguments: [String], environment: [String: String]? = nil) throws -> (Process, Pipe, Pipe) {
             guard FileManager.default.isExecutableFile(atPath: binary.path) else {
                 throw TestFailure("\(binary.path) is missing; run `swift build` (make test does) first")
             }
@@ -22,6 +23,7 @@ extension ServerTests {
             process.executableURL = binary
             process.arguments = arguments
             process.currentDirectoryURL = packageRoot
+            if let environment { process.environment = environment }
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
             process.standardError = err
@@ -101,14 +103,8 @@ extension ServerTests {
             let path = try Self.writeConfig(
                 #"{"auth":[{"token":"\#(token)","scopes":["read","write"]}],"stores":[{"name":"counter","reducer":"Counter"}]}"#)
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let process = Process()
-            process.executableURL = Self.binary
-            process.arguments = ["serve", "--config", path, "--port", "0"]
-            process.environment = ["STATEHOUSE_LOG": "debug"]
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
+            let (process, out, err) = try Self.launch(
+                ["serve", "--config", path, "--port", "0"], environment: ["STATEHOUSE_LOG": "debug"])
             defer { Self.stop(process) }
             let line = try Self.readLine(out.fileHandleForReading)
             let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
@@ -129,14 +125,8 @@ extension ServerTests {
         @Test func badLogLevelIsWarnedAboutThenInfoIsUsed() throws {
             let path = try Self.writeConfig(#"{"stores":[{"name":"counter","reducer":"Counter"}]}"#)
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let process = Process()
-            process.executableURL = Self.binary
-            process.arguments = ["serve", "--config", path, "--port", "0"]
-            process.environment = ["STATEHOUSE_LOG": "loud"]
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
+            let (process, out, err) = try Self.launch(
+                ["serve", "--config", path, "--port", "0"], environment: ["STATEHOUSE_LOG": "loud"])
             defer { Self.stop(process) }
             let line = try Self.readLine(out.fileHandleForReading)
             let port = try #require(UInt16(line.split(separator: ":").last ?? ""))

@@ -25,15 +25,17 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
+        // The project's one lock type (a pthread mutex and its value in one heap block: ThreadSanitizer sees it).
+        .target(name: "Locking", swiftSettings: strict),
         // The reducer runtime: stores, effects, observers. No networking.
-        .target(name: "StatehouseCore", swiftSettings: strict),
+        .target(name: "StatehouseCore", dependencies: ["Locking"], swiftSettings: strict),
         // For reducer authors: ServableReducer and the JSON mapping of actions and states; re-exports StatehouseCore.
         // No networking, so an app can share a reducer's types with the server without linking it.
-        .target(name: "Statehouse", dependencies: ["StatehouseCore", "JSON", "JSONCoding"], swiftSettings: strict),
+        .target(name: "Statehouse", dependencies: ["Locking", "StatehouseCore", "JSON", "JSONCoding"], swiftSettings: strict),
         // Test support for reducers: a manual clock and an exhaustive TestStore.
-        .target(name: "StatehouseTesting", dependencies: ["StatehouseCore"], swiftSettings: strict),
+        .target(name: "StatehouseTesting", dependencies: ["Locking", "StatehouseCore"], swiftSettings: strict),
         // libuv event loop, TCP and the one thread-safe door into the loop.
-        .target(name: "UVLoop", dependencies: ["CLibUV"], swiftSettings: strict),
+        .target(name: "UVLoop", dependencies: ["Locking", "CLibUV"], swiftSettings: strict),
         // HTTP/1.1 request parsing (llhttp) and response encoding.
         .target(name: "HTTP1", dependencies: ["CLLHTTP"], swiftSettings: strict),
         // RFC 6455 framing, handshake and UTF-8 validation.
@@ -47,7 +49,7 @@ let package = Package(
         // The HTTP/WebSocket API over named stores.
         .target(
             name: "StatehouseServer",
-            dependencies: ["Statehouse", "StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSON", "JSONCoding", "CCrypto", "SQLite"],
+            dependencies: ["Locking", "Statehouse", "StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSON", "JSONCoding", "CCrypto", "SQLite"],
             swiftSettings: strict
         ),
         // Demo reducers shipped in the default executable.
@@ -68,8 +70,8 @@ let package = Package(
         ),
 
         // Test clients on plain POSIX sockets, independent of the server's own transport code.
-        .target(name: "StatehouseTestClients", dependencies: ["CCrypto"], swiftSettings: strict),
-        .testTarget(name: "StatehouseCoreTests", dependencies: ["StatehouseCore"], swiftSettings: strict),
+        .target(name: "StatehouseTestClients", dependencies: ["Locking", "CCrypto"], swiftSettings: strict),
+        .testTarget(name: "StatehouseCoreTests", dependencies: ["Locking", "StatehouseCore"], swiftSettings: strict),
         .testTarget(
             name: "StatehouseTestingTests",
             dependencies: ["StatehouseTesting", "StatehouseCore"],
@@ -82,13 +84,13 @@ let package = Package(
             name: "JSONCodingTests", dependencies: ["JSONCoding", "JSON", "StatehouseTestClients"],
             swiftSettings: strict),
         .testTarget(
-            name: "DemoReducersTests", dependencies: ["DemoReducers", "StatehouseTesting", "StatehouseCore"],
+            name: "DemoReducersTests", dependencies: ["Locking", "DemoReducers", "StatehouseTesting", "StatehouseCore"],
             swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
-        .testTarget(name: "UVLoopTests", dependencies: ["UVLoop", "StatehouseTestClients"], swiftSettings: strict),
+        .testTarget(name: "UVLoopTests", dependencies: ["Locking", "UVLoop", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(
             name: "StatehouseServerTests",
-            dependencies: [
+            dependencies: ["Locking", 
                 "StatehouseServer", "Statehouse", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop", "JSON", "SQLite", "WebSocket",
             ],
             swiftSettings: strict

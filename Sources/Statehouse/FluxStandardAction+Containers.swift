@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Locking
 
 /// A `Decoder` that looks like `{"<caseName>": <payload>}` to synthesized enum decoding.
 struct CaseDecoder: Decoder {
@@ -93,7 +94,7 @@ struct UnlabelledValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol 
 
 /// Which coding-key types are a single unlabelled value's (see `CaseContainer.isSingleUnlabelledValue`): one entry per
 /// action case type with a payload, so it stays as small as the reducers' action enums.
-private let unlabelledKeyTypes = Mutex<[ObjectIdentifier: Bool]>([:])
+private let unlabelledKeyTypes = Locked<[ObjectIdentifier: Bool]>([:])
 
 /// An object with no keys: what a case sees when the action has no payload.
 struct EmptyContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {

@@ -2,6 +2,7 @@ import Foundation
 import StatehouseCore
 import Synchronization
 import UVLoop
+import Locking
 
 /// A Statehouse server: hosts the configured stores and serves the HTTP and WebSocket API on
 /// `configuration.eventLoops` libuv loops, each a thread with its own listening socket on the same address
@@ -33,7 +34,7 @@ public final class Server: @unchecked Sendable {
     private let acceptFailures: RateLimitedLog
     /// Where the server's log lines go; sessions, stores and storage get it (with their metadata) from here.
     let logger: Logger
-    private let phase = Mutex(Phase.created)
+    private let phase = Locked(Phase.created)
 
     private enum Phase { case created, running, stopping, stopped }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Locking
 
 /// The stores a server hosts, by name: those of the configuration and those created with `PUT`.
 ///
@@ -7,11 +8,11 @@ import Synchronization
 /// Sendable: one lock around the table (every event loop looks stores up; `PUT` and `DELETE` change it), and an
 /// atomic count of its changes, which lets a ``Memo`` answer a repeated lookup without the lock.
 final class StoreRegistry: Sendable {
-    private let stores: Mutex<[String: HostedStore]>
+    private let stores: Locked<[String: HostedStore]>
     /// How many times the table has changed (bumped under the lock, after the change).
     private let generation = Atomic<UInt64>(0)
 
-    init(_ stores: [String: HostedStore]) { self.stores = Mutex(stores) }
+    init(_ stores: [String: HostedStore]) { self.stores = Locked(stores) }
 
     /// The store named `name`, or nil.
     subscript(name: String) -> HostedStore? { stores.withLock { $0[name] } }
@@ -87,7 +88,7 @@ final class ConnectionGauge: Sendable {
         /// The most connections open since the last trim request.
         var peak = 0
     }
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
     /// Net closes from the peak that ask for a trim: 1,024.
     static let trimDrop = 1_024
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Locking
 
 /// Runs a child process with captured output and a hard time limit.
 enum Subprocess {
@@ -72,7 +73,7 @@ enum Subprocess {
             var armed = true
             var fired = false
         }
-        private let state = Mutex(State())
+        private let state = Locked(State())
         private let process: Process
 
         init(process: Process) { self.process = process }

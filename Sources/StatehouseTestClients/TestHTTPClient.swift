@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Locking
 
 /// An HTTP/1.1 client over one keep-alive TCP connection to `127.0.0.1:port` (RFC 9112).
 ///
@@ -16,7 +17,7 @@ public final class TestHTTPClient: @unchecked Sendable {
     public let timeout: Duration
     private let reader: BufferedReader
     /// Serialises the calls (it guards no value: the reader is used only while it is held).
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// Opens the connection to `127.0.0.1:port`.
     ///

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Glibc
+import Locking
 
 /// A blocking TCP connection to `127.0.0.1:port` on plain POSIX sockets.
 ///
@@ -20,9 +21,9 @@ public final class TestSocket: @unchecked Sendable {
     /// The remote port this socket is connected to.
     public let port: UInt16
     /// Serialises sends (it guards no value).
-    private let sendLock = Mutex(())
+    private let sendLock = Locked(())
     /// Whether ``close()`` has shut the connection down.
-    private let isShutDown = Mutex(false)
+    private let isShutDown = Locked(false)
 
     /// Connects to `127.0.0.1:port`.
     ///

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Locking
 
 /// An RFC 6455 WebSocket client on a plain TCP socket, for tests.
 ///
@@ -30,8 +31,8 @@ public final class TestWebSocketClient: @unchecked Sendable {
 
     let reader: BufferedReader
     /// Serialises receives; guards `partialMessage` and `closeWasReceived` (held around every use of them).
-    let receiveLock = Mutex(())
-    private let closeWasSent = Mutex(false)
+    let receiveLock = Locked(())
+    private let closeWasSent = Locked(false)
     /// Reassembly state: opcode and payload of a message whose final fragment has not arrived.
     /// Guarded by `receiveLock`.
     var partialMessage: (opcode: UInt8, payload: [UInt8])?

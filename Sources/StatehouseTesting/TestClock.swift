@@ -1,4 +1,5 @@
 import Synchronization
+import Locking
 
 /// A manual `Clock<Duration>` for tests: time moves only when the test calls ``advance(by:)``,
 /// ``advance(to:)`` or ``run(maxWakeUps:)``.
@@ -28,10 +29,10 @@ import Synchronization
 /// `CancellationError` at once, without any advance. A task that is already cancelled throws on entry.
 ///
 /// ## Thread safety
-/// `Sendable`; every member may be called from any task. State sits behind one `Mutex`;
+/// `Sendable`; every member may be called from any task. State sits behind one `Locked`;
 /// continuations are resumed outside the lock.
 public final class TestClock: Clock, Sendable {
-    let state = Mutex(ClockState())
+    let state = Locked(ClockState())
     let yieldsPerWakeUp: Int
 
     /// Creates a clock at ``Instant/zero`` with no sleepers.

@@ -1,5 +1,6 @@
 import StatehouseCore
 import Synchronization
+import Locking
 
 /// One action the store handled, as a ``TestStore`` sees it through the store's tap.
 struct RecordedAction<Action: Sendable>: Sendable {
@@ -16,7 +17,7 @@ struct RecordedAction<Action: Sendable>: Sendable {
 ///
 /// ## Thread safety
 /// `Sendable`: the tap and observer write from the store's actor, the ``TestStore`` reads from the
-/// test's task; everything sits behind one `Mutex`, continuations are resumed outside it.
+/// test's task; everything sits behind one `Locked`, continuations are resumed outside it.
 final class TestStoreRecorder<State: Sendable, Action: Sendable>: Sendable {
     private struct Contents: Sendable {
         var actions: [RecordedAction<Action>] = []
@@ -31,10 +32,10 @@ final class TestStoreRecorder<State: Sendable, Action: Sendable>: Sendable {
         var nextWaiterID: UInt64 = 0
     }
 
-    private let contents: Mutex<Contents>
+    private let contents: Locked<Contents>
 
     init(initial: Snapshot<State>) {
-        contents = Mutex(Contents(states: [initial.version: initial.state], latest: initial))
+        contents = Locked(Contents(states: [initial.version: initial.state], latest: initial))
     }
 
     /// Records a handled action (from the store's tap).

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 internal import CLibUV
+import Locking
 
 /// A libuv event loop running on a thread of its own.
 ///
@@ -18,9 +19,9 @@ internal import CLibUV
 public final class EventLoop: @unchecked Sendable {
     let uvLoop: UnsafeMutablePointer<uv_loop_t>
     private let door: UnsafeMutablePointer<uv_async_t>
-    /// The door's job queue and the loop's lifecycle, behind one lock (the standard library's `Mutex`: a futex,
+    /// The door's job queue and the loop's lifecycle, behind one lock (the standard library's `Locked`: a futex,
     /// no system call unless contended).
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     /// The loop thread's `pthread_self()`, 0 before it starts: read without the lock by ``isInLoop``.
     private let loopThread = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)

@@ -4,6 +4,7 @@ import StatehouseCore
 import StatehouseTesting
 import Testing
 import Synchronization
+import Locking
 
 /// The demo reducers, driven by a TestStore on a TestClock: no wall time passes.
 struct DemoReducerTests {
@@ -81,7 +82,7 @@ struct DemoReducerTests {
 
 /// Events seen by an observer (tests only).
 final class EventLog: @unchecked Sendable {
-    private let lock = Mutex(())  // guards the vars below
+    private let lock = Locked(())  // guards the vars below
     private var events: [Search.Event] = []
     func append(_ event: Search.Event) { lock.withLock { _ in events.append(event) } }
     var all: [Search.Event] { lock.withLock { _ in events } }

@@ -1,6 +1,7 @@
 import StatehouseCore
 import Testing
 import Synchronization
+import Locking
 
 @Suite struct IdleTests {
     @Test func untilIdleWaitsForRunningEffects() async {
@@ -86,7 +87,7 @@ import Synchronization
 @Suite struct MemoryTests {
     /// Counts live `Payload` instances.
     final class LiveCount: Sendable {
-        private let count = Mutex(0)
+        private let count = Locked(0)
         func add(_ delta: Int) { count.withLock { $0 += delta } }
         var value: Int { count.withLock { $0 } }
     }

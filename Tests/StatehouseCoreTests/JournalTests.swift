@@ -2,10 +2,11 @@ import Foundation
 import StatehouseCore
 import Testing
 import Synchronization
+import Locking
 
 /// A journal whose writes the test ends by hand: each write waits in `pending` until `finish(_:)`.
 final class HeldJournal<Action: Sendable, State: Sendable>: @unchecked Sendable {
-    private let lock = Mutex(())  // guards the vars below
+    private let lock = Locked(())  // guards the vars below
     private var pending: [(JournalRecord<Action, State>, @Sendable ((any Error)?) -> Void)] = []
     private var written: [JournalRecord<Action, State>] = []
 

@@ -2,6 +2,7 @@ import Foundation
 import StatehouseCore
 import Testing
 import Synchronization
+import Locking
 
 @Suite struct MailboxOrderingTests {
     @Test func oneSenderIsReducedInEnqueueOrder() async {
@@ -76,7 +77,7 @@ import Synchronization
 
 /// Hands out increasing numbers and runs the enqueue inside the same critical section.
 final class Sequencer: Sendable {
-    private let current = Mutex(0)
+    private let current = Locked(0)
 
     func next(_ body: (Int) -> Void) {
         current.withLock { current in

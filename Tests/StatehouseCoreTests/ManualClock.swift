@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Locking
 
 /// A clock that only moves when a test calls `advance(by:)`.
 ///
@@ -32,7 +33,7 @@ final class ManualClock: Clock, Sendable {
         var sleepers: [UInt64: Sleeper] = [:]
         var nextSleeperID: UInt64 = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var now: Instant { state.withLock { $0.current } }
 

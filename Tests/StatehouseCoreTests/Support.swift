@@ -1,6 +1,7 @@
 import Foundation
 import StatehouseCore
 import Synchronization
+import Locking
 
 /// A one-shot gate: `wait()` suspends until `open()` has been called (before or after).
 final class Gate: Sendable {
@@ -8,7 +9,7 @@ final class Gate: Sendable {
         var isOpen = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func open() {
         let pending = state.withLock { state in
@@ -32,7 +33,7 @@ final class Gate: Sendable {
 
 /// A thread-safe append-only list.
 final class Recorder<Element: Sendable>: Sendable {
-    private let elements = Mutex<[Element]>([])
+    private let elements = Locked<[Element]>([])
 
     func append(_ element: Element) {
         elements.withLock { $0.append(element) }

@@ -1,13 +1,14 @@
 import Foundation
 @testable import StatehouseServer
 import Testing
+import Locking
 
 /// ``Logger`` without a server: the level threshold, metadata, and the standard-error line format.
 @Suite struct LoggerTests {
     @Test func belowTheLevelNothingIsBuilt() {
         let handler = InMemoryLogHandler()
         let logger = Logger(level: .warning, handler: handler)
-        let built = LockedValue(0)
+        let built = Locked(0)
         func message(_ text: String) -> String {
             built.withLock { $0 += 1 }
             return text

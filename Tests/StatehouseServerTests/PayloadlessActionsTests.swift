@@ -3,6 +3,7 @@ import JSON
 @testable import StatehouseServer
 import Synchronization
 import Testing
+import Locking
 
 /// A store decodes an action without payload once per type (``PayloadlessActions``) and reuses the value.
 struct PayloadlessActionsTests {
@@ -32,7 +33,7 @@ struct PayloadlessActionsTests {
 
     /// Counts its decodes; accepts any type name, so the table's bound shows.
     struct Counted: Decodable, Sendable {
-        static let decodes = Mutex(0)
+        static let decodes = Locked(0)
         let name: String
         init(from decoder: any Decoder) throws {
             name = try decoder.singleValueContainer().decode(String.self)

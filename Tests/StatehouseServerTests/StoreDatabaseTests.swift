@@ -2,6 +2,7 @@ import Foundation
 import SQLite
 @testable import StatehouseServer
 import Testing
+import Locking
 
 /// The store database on real files in a temporary directory: recovery after a reopen, group commit, snapshot
 /// cadence and compaction, size caps and write failures per sync mode, the single-server lock, online backup and
@@ -77,7 +78,7 @@ import Testing
         configuration.intervalMs = 60_000  // no tick would come in time: close itself must commit
         let database = try StoreDatabase.open(configuration, logger: Self.logger)
         let id = try files.createStore(database, name: "counter")  // the first transaction goes at once
-        let acknowledged = LockedValue(0)
+        let acknowledged = Locked(0)
         for version in UInt64(1)...200 {
             database.append(StorageFiles.batch(storeID: id, versions: version...version)) { error in
                 if error == nil { acknowledged.withLock { $0 += 1 } }
@@ -242,7 +243,7 @@ import Testing
         let health = HealthLog()
         database.onHealthChange { health.record($0) }
         let id = try files.createStore(database, name: "counter")
-        let acknowledged = LockedValue<[UInt64]>([])
+        let acknowledged = Locked<[UInt64]>([])
         let allDone = Completion<Void>()
         let count: UInt64 = 60
         for version in 1...count {
@@ -305,8 +306,8 @@ import Testing
         let database = try StoreDatabase.open(files.configuration(.commit), logger: Self.logger)
         defer { database.close() }
         let id = try files.createStore(database, name: "counter")
-        let committed = LockedValue<UInt64>(0)
-        let stop = LockedValue(false)
+        let committed = Locked<UInt64>(0)
+        let stop = Locked(false)
         let started = Completion<Void>()
         let appender = Completion<Void>()
         Thread {
@@ -480,7 +481,7 @@ private struct StorageFiles: Sendable {
 /// One value handed over from a callback, waited for with a deadline.
 private final class Completion<Value: Sendable>: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
-    private let value = LockedValue<Value?>(nil)
+    private let value = Locked<Value?>(nil)
 
     func callAsFunction(_ outcome: Value) {
         value.withLock { $0 = outcome }
@@ -496,7 +497,7 @@ private final class Completion<Value: Sendable>: Sendable {
 
 /// The health handler's calls, in order.
 private final class HealthLog: Sendable {
-    private let calls = LockedValue<[StorageError?]>([])
+    private let calls = Locked<[StorageError?]>([])
     private let signal = DispatchSemaphore(value: 0)
 
     func record(_ error: StorageError?) {
@@ -517,7 +518,7 @@ private final class HealthLog: Sendable {
 
 /// Runs `body(thread)` on `count` threads at once and returns the sum of their results.
 private func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Int) -> Int {
-    let total = LockedValue(0)
+    let total = Locked(0)
     let group = DispatchGroup()
     for index in 0..<count {
         group.enter()

@@ -4,6 +4,7 @@ import StatehouseCore
 import Testing
 import UVLoop
 import Synchronization
+import Locking
 
 /// A store bound to an event loop (as the server binds every store): reducers and observers run on the loop thread,
 /// actions from many tasks stay FIFO and exact, and effects (on the pool) come back to it.
@@ -84,7 +85,7 @@ struct StoreOnLoopTests {
 
 /// Versions an observer saw, and whether each call ran on the loop (tests only).
 final class SeenOnLoop: @unchecked Sendable {
-    private let lock = Mutex(())  // guards the vars below
+    private let lock = Locked(())  // guards the vars below
     private var seen: [UInt64] = []
     private var onLoop = true
 

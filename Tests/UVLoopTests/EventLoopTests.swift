@@ -3,6 +3,7 @@ import StatehouseTestClients
 import Testing
 import UVLoop
 import Synchronization
+import Locking
 
 @Suite(.timeLimit(.minutes(1)))
 struct EventLoopTests {
@@ -59,7 +60,7 @@ struct EventLoopTests {
 
 /// Thread-safe record of which jobs ran (tests only).
 final class JobLog: @unchecked Sendable {
-    private let lock = Mutex(())  // guards the vars below
+    private let lock = Locked(())  // guards the vars below
     private var next: [Int]
     private var count = 0
     private var ordered = true

@@ -3,6 +3,7 @@ import StatehouseTestClients
 import Testing
 import UVLoop
 import Synchronization
+import Locking
 
 @Suite(.timeLimit(.minutes(1)))
 struct WriteFlowTests {
@@ -93,7 +94,7 @@ struct WriteFlowTests {
 
 /// Lines recorded on the loop thread, read by the test (tests only).
 final class EventRecord: @unchecked Sendable {
-    private let lock = Mutex(())  // guards the vars below
+    private let lock = Locked(())  // guards the vars below
     private var lines: [String] = []
 
     func append(_ line: String) { lock.withLock { _ in lines.append(line) } }

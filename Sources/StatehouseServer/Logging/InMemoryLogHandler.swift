@@ -1,4 +1,5 @@
 import Synchronization
+import Locking
 
 /// Keeps every record in memory, for tests: pass `Logger(level: .debug, handler: handler)` to the server, then look
 /// at ``records`` or await one with ``waitForRecord(timeout:where:)``.
@@ -12,7 +13,7 @@ import Synchronization
 /// Records are kept until ``removeAll()``; a long test at `.debug` keeps one per HTTP response.
 ///
 /// ## Thread safety
-/// Sendable: the records and the waiters are behind a `Mutex`; any thread may log or read.
+/// Sendable: the records and the waiters are behind a `Locked`; any thread may log or read.
 public final class InMemoryLogHandler: LogHandler {
     private struct Waiter {
         let id: UInt64
@@ -27,7 +28,7 @@ public final class InMemoryLogHandler: LogHandler {
         var nextWaiter: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

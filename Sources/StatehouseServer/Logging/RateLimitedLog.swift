@@ -1,5 +1,6 @@
 import Synchronization
 import Foundation
+import Locking
 
 /// A warning that may repeat in a flood (a refused connection, a failed accept): logged the first time, then at
 /// most once per ``intervalSeconds``, each line saying how many occurrences it stands for, to its logger.
@@ -9,7 +10,7 @@ import Foundation
 final class RateLimitedLog: Sendable {
     let intervalSeconds: Int
     let logger: Logger
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State: Sendable {
         var lastLine: ContinuousClock.Instant?

@@ -1,5 +1,6 @@
 import Synchronization
 import SQLite
+import Locking
 
 /// Read-only connections to one database, lent to one caller at a time, so API and CLI reads never touch the
 /// writer's connection and, in WAL mode, never wait for its transactions.
@@ -13,7 +14,7 @@ import SQLite
 /// Sendable: the idle list and the state are behind one lock; a lent connection is used by its borrower only.
 final class ReadConnectionPool: Sendable {
     let path: String
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private static let idleLimit = 4
 
     private struct Shared: Sendable {

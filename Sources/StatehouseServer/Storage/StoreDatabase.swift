@@ -1,6 +1,7 @@
 import Synchronization
 import Foundation
 import SQLite
+import Locking
 
 /// The durable stores' SQLite database: one writer thread with group commit (see ``StoreWriter``) and a pool of
 /// read-only connections for startup, API and CLI reads.
@@ -21,7 +22,7 @@ final class StoreDatabase: Sendable {
     let writer: StoreWriter?
     let readers: ReadConnectionPool
     private let lock: DatabaseLock?
-    private let isOpen = Mutex(true)
+    private let isOpen = Locked(true)
 
     private init(configuration: StorageConfiguration, writer: StoreWriter?, lock: DatabaseLock?) {
         self.configuration = configuration

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Locking
 
 /// The server's durable storage: the database every durable store writes to, its sync mode, and whether writing works.
 ///
@@ -15,12 +16,12 @@ final class StoreDurability: Sendable {
     let configuration: StorageConfiguration
     /// Gets a line when writing starts failing and when it works again.
     let logger: Logger
-    private let failing = Mutex<StorageError?>(nil)
+    private let failing = Locked<StorageError?>(nil)
     /// Whether `failing` holds an error: read without the lock on every action.
     private let isFailing = Atomic<Bool>(false)
     /// Names the database holds data of that the server does not serve (`"durable": false`, or no longer configured):
     /// a `PUT` of one is refused, so the database's unique names are never in conflict.
-    let unservedNames = Mutex<Set<String>>([])
+    let unservedNames = Locked<Set<String>>([])
 
     init(database: StoreDatabase, logger: Logger) {
         self.database = database

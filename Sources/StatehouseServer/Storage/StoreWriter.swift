@@ -1,6 +1,7 @@
 import Foundation
 import SQLite
 import Synchronization
+import Locking
 
 /// The one thread that writes a store database, with group commit.
 ///
@@ -35,7 +36,7 @@ final class StoreWriter: @unchecked Sendable {
     let committedTransactions = Atomic<Int>(0)
 
     /// Guards `queue`, `phase`, `healthHandler` and `pendingMaxPageCount`, and is what the writer thread sleeps on:
-    /// a condition variable, which `Synchronization.Mutex` does not offer (the one place a lock is not a `Mutex`).
+    /// a condition variable, which `Locked` does not offer (the one lock that is not a `Locked`).
     private let condition = NSCondition()
     private var queue: [WriteRequest] = []
     private var phase: Phase = .running

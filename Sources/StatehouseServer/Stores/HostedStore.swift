@@ -1,5 +1,6 @@
 import Synchronization
 import JSON
+import Locking
 
 /// What the API needs from a store, whatever its reducer: JSON in, JSON out. Its name, stream and idempotency cache
 /// are here; its typed work (decode, submit, encode) is in closures a ``TypedStore`` made.
@@ -33,7 +34,7 @@ final class HostedStore: Sendable {
     let persistence: StorePersistence?
     private let operations: Operations
     /// Made on the first keyed action (see ``idempotency``).
-    private let idempotencyCache = Mutex<IdempotencyCache?>(nil)
+    private let idempotencyCache = Locked<IdempotencyCache?>(nil)
 
     /// `keys`: a recovered store's unexpired idempotency keys.
     init(

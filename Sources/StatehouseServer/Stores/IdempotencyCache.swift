@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import UVLoop
+import Locking
 
 /// Remembered outcomes of actions sent with an idempotency key (`Idempotency-Key` on HTTP, `"id"` on WebSocket), per
 /// store: a repeated key within `ttl` gets the first outcome again without reducing again — also while the first is
@@ -46,7 +47,7 @@ final class IdempotencyCache: Sendable {
 
     let capacity: Int
     let ttl: Duration
-    private let table: Mutex<Table>
+    private let table: Locked<Table>
 
     /// The keys and their outcomes, oldest first in `order` (from `orderStart`).
     fileprivate struct Table {
@@ -60,7 +61,7 @@ final class IdempotencyCache: Sendable {
     init(capacity: Int = 10_000, ttl: Duration = .seconds(600)) {
         self.capacity = capacity
         self.ttl = ttl
-        table = Mutex(Table(capacity: capacity, ttl: ttl))
+        table = Locked(Table(capacity: capacity, ttl: ttl))
     }
 
     /// Looks `key` up; a new key is recorded as running. `waiter` is kept only for `.waiting`, and called on `loop`.

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Durable stores at startup: each found in the database is recovered, each new one is created in it first.
 extension ReducerCatalog {
@@ -64,7 +65,7 @@ extension StoreDurability {
         name: String, reducer: String, initialState: [UInt8]?, epoch: String, createdBy: StoreCreator, state0: [UInt8]
     ) -> Result<Int64, StorageError> {
         let done = DispatchSemaphore(value: 0)
-        let result = LockedValue<Result<Int64, StorageError>?>(nil)
+        let result = Locked<Result<Int64, StorageError>?>(nil)
         database.createStore(
             name: name, reducer: reducer, initialState: initialState, epoch: epoch, createdBy: createdBy, state0: state0
         ) { outcome in

@@ -3,6 +3,7 @@ import Statehouse
 import JSONCoding
 import JSON
 import StatehouseCore
+import Locking
 
 /// One `Store<R>` with the typed half of hosting it: actions decoded from JSON and bound to the store, states encoded
 /// to JSON at most once per version (the broadcast and the replies share one encoding), events sent as FSAs.
@@ -19,7 +20,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
     /// Actions without payload, decoded once per type.
     let payloadless = PayloadlessActions<R.Action>()
     /// The last state encoded (every caller runs on the store's executor; the lock costs an uncontended atomic).
-    private let cached = Mutex<StateReply?>(nil)
+    private let cached = Locked<StateReply?>(nil)
 
     /// Where the store is written (nil: in memory only).
     let persistence: StorePersistence?

@@ -1,5 +1,6 @@
 import Synchronization
 import UVLoop
+import Locking
 
 /// The subscribers and version waiters of one store on one event loop, and the deliveries on their way to them.
 ///
@@ -26,7 +27,7 @@ final class FanoutShard: @unchecked Sendable {
     /// Work that must follow the delivery of a version (acks), in the order given.
     private var afterDelivery: [(version: UInt64, body: () -> Void)] = []
     /// Deliveries not yet taken by a round, and whether a drain job is queued or running.
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
 
     private struct Queue: Sendable {
         var deliveries: [FanoutDelivery] = []

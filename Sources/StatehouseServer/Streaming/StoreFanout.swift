@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import Synchronization
 import UVLoop
+import Locking
 
 /// A subscriber of a store's stream on its event loop's thread (a WebSocket or SSE session).
 protocol StreamSubscriber: AnyObject {
@@ -25,14 +26,14 @@ protocol StreamSubscriber: AnyObject {
 /// subscriber never misses the newest state and never goes back.
 ///
 /// ## Thread safety
-/// The history, channel counts, projections and the list of shards are behind one lock (``Shared`` in a `Mutex`:
+/// The history, channel counts, projections and the list of shards are behind one lock (``Shared`` in a `Locked`:
 /// the store actor and every loop use them); each shard's subscribers and version waiters are confined to that
 /// shard's loop.
 final class StoreFanout: Sendable {
     let storeName: String
     /// The history's epoch (fixed for its life).
     let epoch: String
-    let shared: Mutex<Shared>
+    let shared: Locked<Shared>
 
     /// What the lock guards.
     struct Shared {
@@ -61,7 +62,7 @@ final class StoreFanout: Sendable {
         self.storeName = storeName
         let history = StoreHistory(capacity: historySize, initial: version, json: initialJSON, epoch: epoch)
         self.epoch = history.epoch
-        shared = Mutex(Shared(storeName: storeName, history: history))
+        shared = Locked(Shared(storeName: storeName, history: history))
     }
 
     /// Hands `delivery` to each loop with subscribers or waiters here, to that loop's shard queue, and starts the

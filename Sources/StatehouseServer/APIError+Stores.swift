@@ -63,7 +63,7 @@ extension APIError {
     static func invalidIdempotencyKey(field: String, maxBytes: Int) -> APIError {
         APIError(
             status: 400, .invalidIdempotencyKey,
-            message: "The \(field) must be 1 to \(maxBytes) bytes; send a unique string per action, e.g. a UUID.")
+            message: "The \(field) must be 1 to \(maxBytes) printable ASCII characters (space to ~); send a unique string per action, e.g. a UUID.")
     }
 
     /// 422: the key (`field`: `Idempotency-Key` or `id`) was used for a different action.

@@ -104,6 +104,34 @@ extension ServerTests {
             }
         }
 
+        /// Keys are printable ASCII compared byte for byte: "café" and "cafe\u{301}" are equal Swift strings, and
+        /// an invalid UTF-8 byte reads as U+FFFD, so such keys would collide; they are refused, and nothing applied.
+        @Test func aKeyThatIsNotPrintableASCIIIsRefusedOnBoth() async throws {
+            try await TestServer.with { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                let socket = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws")
+                defer { socket.close() }
+                _ = try socket.receiveJSON()
+                for key in ["caf\u{E9}", "cafe\u{301}", "ключ"] {
+                    let overHTTP = try Self.post(client, #"{"type":"increment"}"#, key: key)
+                    #expect(overHTTP.status == 400, "\(key)")
+                    #expect(try Self.errorCode(overHTTP) == "invalid_idempotency_key")
+                    try socket.sendText(#"{"type":"action","ref":"r","id":"\#(key)","action":{"type":"increment"}}"#)
+                    #expect(try Self.reply(socket)["code"] as? String == "invalid_idempotency_key")
+                }
+                try socket.sendText(#"{"type":"action","ref":"r","id":"a\u0001b","action":{"type":"increment"}}"#)
+                #expect(try Self.reply(socket)["code"] as? String == "invalid_idempotency_key")
+                // A raw 0xFF byte in the field (obs-text, RFC 9110 §5.5) is refused too.
+                try client.sendRaw(Array("POST /stores/counter/actions HTTP/1.1\r\nHost: x\r\nIdempotency-Key: ".utf8) + [0xFF]
+                    + Array("\r\nContent-Length: 20\r\n\r\n{\"type\":\"increment\"}".utf8))
+                let raw = try client.readResponse(deadline: .now + .seconds(5))
+                #expect(raw.status == 400)
+                #expect(try Self.errorCode(raw) == "invalid_idempotency_key")
+                #expect(try Self.version(client) == 0)
+            }
+        }
+
         @Test func aDuplicateInFlightGetsTheFirstOutcomeMarkedReplayedOnBoth() async throws {
             try await TestServer.with { server in
                 let port = server.port

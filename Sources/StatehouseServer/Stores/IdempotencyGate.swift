@@ -4,7 +4,7 @@ import UVLoop
 /// The one path of an action sent with an idempotency key, for both transports: HTTP `POST /stores/{name}/actions`
 /// with `Idempotency-Key`, and WebSocket `{"type":"action","id":…}` (docs/protocol.md, *Idempotent actions*).
 ///
-/// 1. ``begin(key:field:fingerprint:store:on:waiter:)`` checks the key (1 to ``maxKeyBytes`` bytes, else 400
+/// 1. ``begin(key:field:fingerprint:store:on:waiter:)`` checks the key (1 to ``maxKeyBytes`` printable ASCII characters, else 400
 ///    `invalid_idempotency_key`) and looks it up in the store's ``IdempotencyCache``: a new key runs (with the note a
 ///    durable store journals beside the action); a key whose action is still running waits for its outcome; a
 ///    finished one replays it; a key used for a different action is 422 `idempotency_key_reused`.
@@ -19,8 +19,13 @@ import UVLoop
 /// ## Thread safety
 /// A value; ``complete(with:)`` runs on the loop the key began on (the cache is Sendable).
 struct IdempotencyGate: Sendable {
-    /// The longest key taken, in UTF-8 bytes (a key is kept in memory and on disk for its TTL).
+    /// The longest key taken, in bytes (a key is kept in memory and on disk for its TTL).
     static let maxKeyBytes = 255
+
+    /// Keys are printable ASCII, U+0020 to U+007E, compared byte for byte. Not any string: Swift compares strings by
+    /// canonical equivalence (`"é"` and `"e\u{301}"` are equal) and a header's invalid UTF-8 reads as U+FFFD, so two
+    /// different keys could name one action and the second would be answered as a replay, never applied.
+    static func isKeyByte(_ byte: UInt8) -> Bool { (0x20...0x7E).contains(byte) }
 
     let key: String
     let cache: IdempotencyCache
@@ -46,7 +51,7 @@ struct IdempotencyGate: Sendable {
         key: String, field: String, fingerprint: UInt64, store: HostedStore, on loop: EventLoop,
         waiter: @escaping (IdempotencyCache.Outcome) -> Void
     ) -> Start {
-        guard (1...maxKeyBytes).contains(key.utf8.count) else {
+        guard (1...maxKeyBytes).contains(key.utf8.count), key.utf8.allSatisfy(isKeyByte) else {
             return .refused(.invalidIdempotencyKey(field: field, maxBytes: maxKeyBytes))
         }
         let cache = store.idempotency  // only keyed actions make a store's cache

@@ -12,6 +12,10 @@ struct JSONParser: ~Copyable {
     private var frames: JSONParserStack<Int>
     private var values: JSONParserStack<JSONValue>
     private var keys: JSONParserStack<String>
+    /// With `rejectDuplicateKeys`: the member names seen so far of each open object, by depth, with the object's
+    /// frame (so a sibling opened at the same depth starts afresh). Names as UTF-8 bytes: RFC 8259 §8.3 compares
+    /// names code unit by code unit, where Swift's `==` would find "é" and "e\u{301}" equal.
+    private var namesByDepth: [(frame: Int, names: Set<[UInt8]>)] = []
 
     init(
         bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, rejectDuplicateKeys: Bool = false,
@@ -116,12 +120,14 @@ struct JSONParser: ~Copyable {
     }
 
     /// Throws `.duplicateKey` when the name just pushed on `keys` (its quote at `start`) repeats an earlier member
-    /// name of the innermost object (the object's names are the top `values.count - valueStart` entries below it).
-    private func checkLastKeyIsNew(at start: Int) throws(JSONParseError) {
-        let newest = keys.count - 1
-        let earlier = values.count - (frames.last >> 1)
-        let key = keys[newest]
-        for index in (newest - earlier)..<newest where keys[index] == key {
+    /// name of the innermost object, byte for byte. One hash-set insert per name: linear in the object's size.
+    private mutating func checkLastKeyIsNew(at start: Int) throws(JSONParseError) {
+        let depth = frames.count - 1
+        let frame = frames.last
+        if namesByDepth.count > depth + 1 { namesByDepth.removeLast(namesByDepth.count - depth - 1) }
+        while namesByDepth.count <= depth { namesByDepth.append((frame: -1, names: [])) }
+        if namesByDepth[depth].frame != frame { namesByDepth[depth] = (frame: frame, names: []) }
+        if !namesByDepth[depth].names.insert(Array(keys[keys.count - 1].utf8)).inserted {
             throw JSONParseError(offset: start, reason: .duplicateKey, pointer: memberPointer())
         }
     }

@@ -119,6 +119,22 @@ import Testing
         }
     }
 
+    /// Names are compared byte for byte (RFC 8259 §8.3), not as Swift strings: "é" (U+00E9) and "e" + U+0301 are two
+    /// names; and a big object is checked with one set insert per name (a config of 50,000 keys, then its repeat).
+    @Test func duplicateNamesAreComparedByteForByteInOnePass() throws {
+        #expect(throws: Never.self) { try JSONValue(parsing: Array(#"{"\u00e9":1,"e\u0301":2}"#.utf8), rejectingDuplicateKeys: true) }
+        #expect(throws: Never.self) { try JSONValue(parsing: Array("{\"\u{E9}\":1,\"e\u{301}\":2}".utf8), rejectingDuplicateKeys: true) }
+        let members = (0..<50_000).map { #""k\#($0)":1"# }.joined(separator: ",")
+        #expect(throws: Never.self) { try JSONValue(parsing: Array("{\(members)}".utf8), rejectingDuplicateKeys: true) }
+        do {
+            _ = try JSONValue(parsing: Array("{\(members),\"k49999\":2}".utf8), rejectingDuplicateKeys: true)
+            Issue.record("accepted a repeated k49999")
+        } catch {
+            #expect(error.reason == .duplicateKey)
+            #expect(error.pointer?.description == "/k49999")
+        }
+    }
+
     @Test func uniqueKeysPassWhenDuplicatesAreRejected() throws {
         let text = #"{"a":{"a":{"a":[{"a":1},{"a":2}]}},"b":[{"a":1,"b":2}],"c":{}}"#
         #expect(try JSONValue(parsing: text, rejectingDuplicateKeys: true) == JSONValue(parsing: text))

@@ -43,6 +43,18 @@ import Locking
             StandardErrorLogHandler.format(record, at: time)
                 == #"2026-12-06T04:00:00Z warning two\nlines store=counter path="/tmp/my data" empty="""#)
         #expect(StandardErrorLogHandler.format(LogRecord(level: .info, message: "up"), at: time) == "2026-12-06T04:00:00Z info up")
+        // Every control character and line separator is escaped, in the message and in values: no second line, no
+        // terminal escape sequence.
+        let hostile = LogRecord(
+            level: .info, message: "a\u{0B}b\u{1B}[31mc\u{2028}d\r\n", metadata: ["v": "x\u{85}y"])
+        #expect(
+            StandardErrorLogHandler.format(hostile, at: time)
+                == #"2026-12-06T04:00:00Z info a\u{b}b\u{1b}[31mc\u{2028}d\r\n v="x\u{85}y""#)
+    }
+
+    @Test func configurationErrorsAreOneLine() {
+        let error = ConfigurationError(path: "/tmp/x\nfake", location: "x\u{1B}[31m", problem: "unknown key")
+        #expect(error.description == #"/tmp/x\nfake: x\u{1b}[31m: unknown key"#)
     }
 
     @Test func levelNames() {

@@ -11,7 +11,9 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     public var problem: String
 
     public var description: String {
-        location.isEmpty ? "\(path): \(problem)" : "\(path): \(location): \(problem)"
+        // Names and values come from the file (and the path from the command line): escaped, so the line stays one
+        // line and never drives a terminal.
+        (location.isEmpty ? "\(path): \(problem)" : "\(path): \(location): \(problem)").escapingLineBreaks
     }
 }
 

@@ -58,7 +58,7 @@ extension Logger {
 
         static func quotedIfNeeded(_ value: String) -> String {
             let needsQuotes = value.isEmpty || value.unicodeScalars.contains { scalar in
-                scalar == " " || scalar == "\"" || scalar == "=" || scalar.properties.generalCategory == .control
+                scalar == " " || scalar == "\"" || scalar == "=" || String.breaksLine(scalar)
             }
             guard needsQuotes else { return value }
             var quoted = "\""
@@ -70,7 +70,7 @@ extension Logger {
                 case "\r": quoted += "\\r"
                 case "\t": quoted += "\\t"
                 default:
-                    if scalar.properties.generalCategory == .control {
+                    if String.breaksLine(scalar) {
                         quoted += "\\u{\(String(scalar.value, radix: 16))}"
                     } else {
                         quoted.unicodeScalars.append(scalar)

@@ -7,7 +7,8 @@ import Foundation
 /// ```
 ///
 /// that is: the UTC time to the second (ISO 8601), one space, the level (`debug`, `info`, `warning`, `error`), one
-/// space, the message (line breaks in it written as `\n`, so a record is always one line), then, when the record has
+/// space, the message (control characters and line separators in it escaped, `\n`, `\r`, `\t`, else `\u{…}`, so a
+/// record is always one line and never drives a terminal), then, when the record has
 /// metadata, one space and its pairs as `key=value` separated by single spaces in the order set (values with spaces,
 /// `"`, `=` or control characters quoted, see ``Logger/Metadata/description``); then a line feed.
 ///
@@ -35,11 +36,7 @@ public struct StandardErrorLogHandler: LogHandler {
 
     /// The line for `record` at `time`, without its line feed.
     static func format(_ record: LogRecord, at time: Date) -> String {
-        let message = record.message.contains(where: \.isNewline)
-            ? record.message.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
-                .replacingOccurrences(of: "\r", with: "\\n")
-            : record.message
-        var line = "\(time.formatted(.iso8601)) \(record.level) \(message)"
+        var line = "\(time.formatted(.iso8601)) \(record.level) \(record.message.escapingLineBreaks)"
         if !record.metadata.isEmpty { line += " \(record.metadata)" }
         return line
     }

@@ -48,7 +48,7 @@ public final class TestHTTPClient: @unchecked Sendable {
                         fields: [(String, String)] = []) throws -> TestHTTPResponse {
         let bytes = Self.encodeRequest(method: method, path: path, port: port,
                                        body: body.map { Array($0.utf8) }, fields: fields)
-        return try lock.withLock { _ in
+        return try lock.withLock {
             try reader.socket.send(bytes)
             return try reader.readResponse(deadline: .after(timeout), bodyless: method.uppercased() == "HEAD")
         }
@@ -75,7 +75,7 @@ public final class TestHTTPClient: @unchecked Sendable {
     /// - Throws: `TestClientError` on timeout, EOF before a full response, a malformed head, or
     ///   a chunked response.
     public func readResponse(deadline: ContinuousClock.Instant) throws -> TestHTTPResponse {
-        try lock.withLock { _ in try reader.readResponse(deadline: deadline, bodyless: false) }
+        try lock.withLock { try reader.readResponse(deadline: deadline, bodyless: false) }
     }
 
     /// Waits for the server to close the connection.
@@ -85,7 +85,7 @@ public final class TestHTTPClient: @unchecked Sendable {
     /// - Returns: `true` if EOF or a connection reset was seen before `deadline`, `false` if the
     ///   connection was still open then.
     public func isClosedByPeer(deadline: ContinuousClock.Instant) -> Bool {
-        lock.withLock { _ in
+        lock.withLock {
             do {
                 while try reader.fill(deadline: deadline) {}
                 return true

@@ -6,7 +6,7 @@ extension TestWebSocketClient {
     /// - Throws: `TestClientError` on timeout (`isTimeout`), on EOF or reset before a message, or
     ///   when the server breaks RFC 6455 (see the type's documentation).
     public func receive(timeout: Duration = .seconds(5)) throws -> TestWebSocketMessage {
-        try receiveLock.withLock { _ in
+        try receiveLock.withLock {
             guard let message = try nextMessageLocked(deadline: .after(timeout)) else {
                 let how = reader.sawReset ? "reset" : "closed (EOF)"
                 let after = closeWasReceived ? "after its close frame" : "without a close frame"
@@ -54,7 +54,7 @@ extension TestWebSocketClient {
     /// - Throws: `TestClientError` on timeout or a protocol violation by the server.
     public func receiveClose(timeout: Duration = .seconds(5)) throws -> UInt16? {
         let deadline = ContinuousClock.Instant.after(timeout)
-        return try receiveLock.withLock { _ in
+        return try receiveLock.withLock {
             while let message = try nextMessageLocked(deadline: deadline) {
                 if case .close(let code, _) = message { return code }
             }

@@ -83,7 +83,7 @@ public final class TestWebSocketClient: @unchecked Sendable {
     /// to 1 s for the server's close frame or EOF, then shuts the TCP connection. Idempotent;
     /// never throws. (If another thread is inside a `receive`, the wait starts when it returns.)
     public func close() {
-        let received = receiveLock.withLock { _ in closeWasReceived }
+        let received = receiveLock.withLock { closeWasReceived }
         if !received {
             if !closeSent(mark: false) { try? sendClose(code: 1000) }
             _ = try? receiveClose(timeout: .seconds(1))

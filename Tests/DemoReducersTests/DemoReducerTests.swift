@@ -84,6 +84,6 @@ struct DemoReducerTests {
 final class EventLog: @unchecked Sendable {
     private let lock = Locked(())  // guards the vars below
     private var events: [Search.Event] = []
-    func append(_ event: Search.Event) { lock.withLock { _ in events.append(event) } }
-    var all: [Search.Event] { lock.withLock { _ in events } }
+    func append(_ event: Search.Event) { lock.withLock { events.append(event) } }
+    var all: [Search.Event] { lock.withLock { events } }
 }

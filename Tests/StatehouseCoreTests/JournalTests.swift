@@ -12,17 +12,17 @@ final class HeldJournal<Action: Sendable, State: Sendable>: @unchecked Sendable 
 
     func journal(gated: Bool = true) -> StoreJournal<Action, State> {
         StoreJournal(gatesOutput: gated) { record, done in
-            self.lock.withLock { _ in self.pending.append((record, done)) }
+            self.lock.withLock { self.pending.append((record, done)) }
         }
     }
 
-    var pendingCount: Int { lock.withLock { _ in pending.count } }
-    var records: [JournalRecord<Action, State>] { lock.withLock { _ in written + pending.map(\.0) } }
+    var pendingCount: Int { lock.withLock { pending.count } }
+    var records: [JournalRecord<Action, State>] { lock.withLock { written + pending.map(\.0) } }
 
     /// Ends the oldest pending write with `error` (nil: success).
     func finish(_ error: (any Error)? = nil) {
-        let (record, done) = lock.withLock { _ in pending.removeFirst() }
-        if error == nil { lock.withLock { _ in written.append(record) } }
+        let (record, done) = lock.withLock { pending.removeFirst() }
+        if error == nil { lock.withLock { written.append(record) } }
         done(error)
     }
 }

@@ -90,12 +90,12 @@ final class SeenOnLoop: @unchecked Sendable {
     private var onLoop = true
 
     func record(_ version: UInt64, onLoop: Bool) {
-        lock.withLock { _ in
+        lock.withLock {
             seen.append(version)
             if !onLoop { self.onLoop = false }
         }
     }
 
-    var versions: [UInt64] { lock.withLock { _ in seen } }
-    var allOnLoop: Bool { lock.withLock { _ in onLoop } }
+    var versions: [UInt64] { lock.withLock { seen } }
+    var allOnLoop: Bool { lock.withLock { onLoop } }
 }

@@ -69,7 +69,7 @@ final class JobLog: @unchecked Sendable {
     init(threads: Int) { next = Array(repeating: 0, count: threads) }
 
     func record(thread: Int, index: Int, onLoop: Bool) {
-        lock.withLock { _ in
+        lock.withLock {
             if next[thread] != index { ordered = false }
             next[thread] = index + 1
             count += 1
@@ -77,7 +77,7 @@ final class JobLog: @unchecked Sendable {
         }
     }
 
-    var total: Int { lock.withLock { _ in count } }
-    var inOrder: Bool { lock.withLock { _ in ordered } }
-    var allOnLoop: Bool { lock.withLock { _ in onLoop } }
+    var total: Int { lock.withLock { count } }
+    var inOrder: Bool { lock.withLock { ordered } }
+    var allOnLoop: Bool { lock.withLock { onLoop } }
 }

@@ -97,9 +97,9 @@ final class EventRecord: @unchecked Sendable {
     private let lock = Locked(())  // guards the vars below
     private var lines: [String] = []
 
-    func append(_ line: String) { lock.withLock { _ in lines.append(line) } }
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
 
-    var snapshot: [String] { lock.withLock { _ in lines } }
+    var snapshot: [String] { lock.withLock { lines } }
 
     /// Polls every 5 ms until `condition` holds for the lines or `timeout` has passed; returns whether it held.
     func waitUntil(within timeout: Duration, _ condition: ([String]) -> Bool) throws -> Bool {

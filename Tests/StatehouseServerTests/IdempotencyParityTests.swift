@@ -10,6 +10,18 @@ extension ServerTests {
     @Suite struct IdempotencyParityTests {
         typealias Durability = ServerTests.DurabilityTests
 
+        /// Runs `body` against a fresh server with an HTTP client and a WebSocket on `counter` (its first state read).
+        private static func withBoth(_ body: (TestHTTPClient, TestWebSocketClient) throws -> Void) async throws {
+            try await TestServer.with { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                let socket = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws")
+                defer { socket.close() }
+                _ = try socket.receiveJSON()
+                try body(client, socket)
+            }
+        }
+
         private static func post(_ client: TestHTTPClient, _ body: String, key: String, store: String = "counter") throws -> TestHTTPResponse {
             try client.request("POST", "/stores/\(store)/actions", body: body, fields: [("Idempotency-Key", key)])
         }
@@ -60,12 +72,7 @@ extension ServerTests {
         }
 
         @Test func reusingAKeyForAnotherActionIsTheSameErrorOnBoth() async throws {
-            try await TestServer.with { server in
-                let client = try TestHTTPClient(port: server.port)
-                defer { client.close() }
-                let socket = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws")
-                defer { socket.close() }
-                _ = try socket.receiveJSON()
+            try await Self.withBoth { client, socket in
                 #expect(try Self.post(client, #"{"type":"increment"}"#, key: "k3").status == 200)
                 let overHTTP = try Self.post(client, #"{"type":"decrement"}"#, key: "k3")
                 #expect(overHTTP.status == 422)
@@ -83,12 +90,7 @@ extension ServerTests {
         }
 
         @Test func anEmptyOrOverlongKeyIsRefusedOnBoth() async throws {
-            try await TestServer.with { server in
-                let client = try TestHTTPClient(port: server.port)
-                defer { client.close() }
-                let socket = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws")
-                defer { socket.close() }
-                _ = try socket.receiveJSON()
+            try await Self.withBoth { client, socket in
                 let long = String(repeating: "k", count: 256)
                 for key in ["", long] {
                     let overHTTP = try Self.post(client, #"{"type":"increment"}"#, key: key)
@@ -107,12 +109,7 @@ extension ServerTests {
         /// Keys are printable ASCII compared byte for byte: "café" and "cafe\u{301}" are equal Swift strings, and
         /// an invalid UTF-8 byte reads as U+FFFD, so such keys would collide; they are refused, and nothing applied.
         @Test func aKeyThatIsNotPrintableASCIIIsRefusedOnBoth() async throws {
-            try await TestServer.with { server in
-                let client = try TestHTTPClient(port: server.port)
-                defer { client.close() }
-                let socket = try TestWebSocketClient(port: server.port, path: "/stores/counter/ws")
-                defer { socket.close() }
-                _ = try socket.receiveJSON()
+            try await Self.withBoth { client, socket in
                 for key in ["caf\u{E9}", "cafe\u{301}", "ключ"] {
                     let overHTTP = try Self.post(client, #"{"type":"increment"}"#, key: key)
                     #expect(overHTTP.status == 400, "\(key)")

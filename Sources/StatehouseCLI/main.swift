@@ -161,7 +161,9 @@ let boundPort: Int
 do {
     boundPort = try server.start()
 } catch {
-    fail("cannot listen on \(configuration.host):\(configuration.port): \(error)", code: 1)
+    fail(
+        "cannot listen on \(configuration.host):\(configuration.port): \(error); stop what holds the port, or pick another "
+            + "with --port (0: any free port) or listen.port", code: 1)
 }
 server.handleTerminationSignals()
 let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

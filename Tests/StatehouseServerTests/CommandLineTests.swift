@@ -142,6 +142,22 @@ extension ServerTests {
             #expect(!lines.contains { $0.contains(" debug ") }, "\(lines)")
         }
 
+        /// A port in use: exit 1 with one line that says what to do.
+        @Test func aBusyPortSaysToPickAnother() throws {
+            let path = try Self.writeConfig(#"{"stores":[]}"#)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let (first, out, _) = try Self.launch(["serve", "--config", path, "--port", "0"])
+            defer { Self.stop(first) }
+            let port = try #require(Int(try Self.readLine(out.fileHandleForReading).split(separator: ":").last ?? ""))
+            let (second, _, err) = try Self.launch(["serve", "--config", path, "--port", String(port)])
+            defer { Self.stop(second) }
+            second.waitUntilExit()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(second.terminationStatus == 1)
+            #expect(text.split(separator: "\n").count == 1)
+            #expect(text.contains("cannot listen on 127.0.0.1:\(port)") && text.contains("--port"), "\(text)")
+        }
+
         @Test func helpPrintsUsage() throws {
             let (process, out, _) = try Self.launch(["--help"])
             process.waitUntilExit()

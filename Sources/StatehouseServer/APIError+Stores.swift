@@ -11,7 +11,7 @@ extension APIError {
     static func invalidStoreName(_ name: String) -> APIError {
         APIError(
             status: 400, .invalidStoreName,
-            message: "\(JSONText.quoted(name)) is not a valid store name; use 1 to 64 of A-Z a-z 0-9 . _ -")
+            message: "\(JSONText.quoted(name)) is not a valid store name; use 1 to 64 of A-Z a-z 0-9 . _ - (not . or ..)")
     }
 
     static let invalidStore = APIError(

@@ -82,6 +82,23 @@ extension ServerTests {
             }
         }
 
+        /// `.` and `..` are not store names (clients resolve them away), and a path segment that does not
+        /// percent-decode names no store: both 400 `invalid_store_name`, nothing created.
+        @Test func dotSegmentsAndUndecodableNamesAreNotStoreNames() async throws {
+            try await TestServer.with { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                for path in ["/stores/%2E", "/stores/%2E%2E", "/stores/%ff", "/stores/%C0%AF", "/stores/ab%"] {
+                    let response = try client.request("PUT", path, body: #"{"reducer":"Counter"}"#)
+                    #expect(response.status == 400, "\(path)")
+                    #expect(response.bodyText.contains(#""code":"invalid_store_name""#), "\(path): \(response.bodyText)")
+                }
+                #expect(try client.request("POST", "/stores/%ff/actions", body: #"{"type":"increment"}"#).status == 400)
+                #expect(try client.request("PUT", "/stores/a..b", body: #"{"reducer":"Counter"}"#).status == 201)
+                #expect(!(try client.request("GET", "/stores").bodyText.contains(#""name":"..""#)))
+            }
+        }
+
         /// `limits.maxStores` counts configured stores too; past it PUT is 507 and nothing is created.
         @Test func storeCreationStopsAtTheLimit() async throws {
             var limits = ServerConfiguration.Limits()

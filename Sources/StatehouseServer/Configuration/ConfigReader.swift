@@ -110,7 +110,7 @@ struct ConfigReader {
             guard let nameValue = object["name"] else { throw fail("\(at).name", "missing; give the store a name") }
             let name = try string(nameValue, at: "\(at).name")
             guard ServerConfiguration.isValidStoreName(name) else {
-                throw fail("\(at).name", "\"\(name)\" is not a valid store name; use 1 to 64 of A-Z a-z 0-9 . _ -")
+                throw fail("\(at).name", "\"\(name)\" is not a valid store name; use 1 to 64 of A-Z a-z 0-9 . _ - (not . or ..)")
             }
             if let first = seen[name] {
                 throw fail("\(at).name", "duplicate store name \"\(name)\" (also stores[\(first)]); names must be unique")

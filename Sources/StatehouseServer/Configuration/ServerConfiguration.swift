@@ -142,7 +142,7 @@ public struct ServerConfiguration: Sendable {
 
     /// One hosted store: its name, its reducer type's name, and an optional initial state as JSON text.
     public struct StoreDeclaration: Sendable, Equatable {
-        /// Matches `[A-Za-z0-9._-]{1,64}`.
+        /// Matches `[A-Za-z0-9._-]{1,64}`, and is not `.` or `..`.
         public var name: String
         /// A name registered in the ``ReducerCatalog``, e.g. `"Counter"`.
         public var reducer: String
@@ -169,10 +169,11 @@ public struct ServerConfiguration: Sendable {
         return nil
     }
 
-    /// Whether `name` is a valid store name: 1 to 64 characters from `A-Z a-z 0-9 . _ -`.
+    /// Whether `name` is a valid store name: 1 to 64 characters from `A-Z a-z 0-9 . _ -`, and not `.` or `..` (path
+    /// segments that clients and proxies resolve away, RFC 3986 §5.2.4: such a store could only be reached encoded).
     public static func isValidStoreName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
-        return (1...64).contains(bytes.count) && bytes.allSatisfy { byte in
+        return (1...64).contains(bytes.count) && name != "." && name != ".." && bytes.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):

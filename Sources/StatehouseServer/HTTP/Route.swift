@@ -85,10 +85,12 @@ enum Route: Equatable {
     }
 
     /// The percent-decoded store name in a path segment (RFC 3986 §2.1).
+    /// - Throws: 400 `invalid_store_name` when the segment does not decode (a bad `%` escape, or bytes that are not
+    ///   UTF-8): no store can have that name.
     private static func storeName(_ segment: UnsafeBufferPointer<UInt8>, path: String) throws(APIError) -> String {
         let text = String(decoding: segment, as: UTF8.self)
         guard segment.contains(UInt8(ascii: "%")) else { return text }
-        guard let decoded = text.removingPercentEncoding else { throw APIError.notFound(path) }
+        guard let decoded = text.removingPercentEncoding else { throw APIError.invalidStoreName(text) }
         return decoded
     }
 }

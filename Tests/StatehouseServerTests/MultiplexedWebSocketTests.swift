@@ -45,5 +45,26 @@ extension ServerTests {
                 #expect(try ws.receiveJSON(timeout: .seconds(5))["code"] as? String == "invalid_message")
             }
         }
+
+        /// A malformed message says what is wrong: the field and what it must be, or where the JSON breaks.
+        @Test func malformedMessagesNameTheirProblem() async throws {
+            try await TestServer.with { server in
+                let ws = try TestWebSocketClient(port: server.port, path: "/ws")
+                defer { ws.close() }
+                let cases: [(String, String)] = [
+                    (#"{"type":"subscribe","id":"s","store":"counter","since":-1}"#, #""since" must be a version"#),
+                    (#"{"type":"subscribe","id":"s","store":"counter","since":"1"}"#, #""since" must be a version"#),
+                    (#"{"type":"subscribe","id":1,"store":"counter"}"#, #""id" must be a string"#),
+                    (#"{"type":"subscribe","id":"s","store":"\ud800"}"#, "not valid JSON (lone surrogate"),
+                    ("{\"type\":", "not valid JSON ("),
+                ]
+                for (message, expected) in cases {
+                    try ws.sendText(message)
+                    let error = try ws.receiveJSON(timeout: .seconds(5))
+                    #expect(error["code"] as? String == "invalid_message", "\(message)")
+                    #expect((error["message"] as? String)?.contains(expected) == true, "\(message): \(error)")
+                }
+            }
+        }
     }
 }

@@ -36,20 +36,33 @@ extension WebSocketSession {
             default: return nil
             }
         }
+
+        /// Which field made ``init(_:)`` fail, and what it must be.
+        static func problem(in object: JSONObject) -> String {
+            for key in ["type", "ref", "store", "id", "path", "format", "epoch"] {
+                switch object[key] {
+                case nil, .null?, .string?: continue
+                default: return "\"\(key)\" must be a string."
+                }
+            }
+            return "\"since\" must be a version: an integer from 0 to 2^64-1."
+        }
     }
 
     func handleText(_ text: [UInt8]) {
         context.loop.assertInLoop()
-        guard let value = try? JSONValue(parsing: text) else {
-            guard home != nil else { return reject(nil, "Send one JSON object per text message, with a \"type\".") }
-            return reject(nil, "The message is not valid JSON; send one JSON object per text message.")
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: text)
+        } catch {
+            return reject(nil, "The message is not valid JSON (\(error)); send one JSON object per text message.")
         }
         guard let object = value.objectValue else {
             return reject(nil, "A message must be a JSON object with a \"type\".")
         }
         guard let header = Header(object) else {
-            // A field with the wrong type: let the store's decoder explain (it names the field).
-            guard let store = home else { return reject(nil, "Send one JSON object per text message, with a \"type\".") }
+            // A field with the wrong type: on a store's socket the store's decoder explains (it names the field).
+            guard let store = home else { return reject(nil, Header.problem(in: object)) }
             return handleAction(object, in: store)
         }
         switch header.type {

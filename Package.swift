@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "DemoReducers", dependencies: ["Statehouse"], swiftSettings: strict),
         .executableTarget(
             name: "StatehouseCLI",
-            dependencies: ["StatehouseServer", "DemoReducers"],
+            dependencies: ["StatehouseServer", "DemoReducers", "UVLoop"],
             swiftSettings: strict
         ),
         // A WebSocket echo server on the same transport, for Autobahn|Testsuite (make autobahn).

@@ -12,10 +12,10 @@ struct JSONParser: ~Copyable {
     private var frames: JSONParserStack<Int>
     private var values: JSONParserStack<JSONValue>
     private var keys: JSONParserStack<String>
-    /// With `rejectDuplicateKeys`: the member names seen so far of each open object, by depth, with the object's
-    /// frame (so a sibling opened at the same depth starts afresh). Names as UTF-8 bytes: RFC 8259 §8.3 compares
-    /// names code unit by code unit, where Swift's `==` would find "é" and "e\u{301}" equal.
-    private var namesByDepth: [(frame: Int, names: Set<[UInt8]>)] = []
+    /// With `rejectDuplicateKeys`: the member names seen so far of each open object, by depth (an entry is dropped when
+    /// its object closes). Compared as `String`s, as `JSONObject` stores them: names it would merge ("é" and
+    /// "e\u{301}" are equal Swift strings) are refused as repeats rather than silently merged.
+    private var namesByDepth: [Set<String>] = []
 
     init(
         bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, rejectDuplicateKeys: Bool = false,
@@ -95,6 +95,8 @@ struct JSONParser: ~Copyable {
         guard byte == UInt8(ascii: "}") else { throw JSONParseError(offset: position, reason: .unexpectedByte) }
         position += 1
         _ = frames.removeLast()
+        // The object's names go with it: a later object at this depth may start where it started (after arrays).
+        if rejectDuplicateKeys, namesByDepth.count > frames.count { namesByDepth.removeLast(namesByDepth.count - frames.count) }
         let memberValues = values.removeArray(from: valueStart)
         let memberKeys = keys.removeArray(from: keys.count - memberValues.count)
         values.append(.object(JSONObject(parsedKeys: memberKeys, values: memberValues)))
@@ -120,14 +122,12 @@ struct JSONParser: ~Copyable {
     }
 
     /// Throws `.duplicateKey` when the name just pushed on `keys` (its quote at `start`) repeats an earlier member
-    /// name of the innermost object, byte for byte. One hash-set insert per name: linear in the object's size.
+    /// name of the innermost object. One hash-set insert per name: linear in the object's size.
     private mutating func checkLastKeyIsNew(at start: Int) throws(JSONParseError) {
         let depth = frames.count - 1
-        let frame = frames.last
         if namesByDepth.count > depth + 1 { namesByDepth.removeLast(namesByDepth.count - depth - 1) }
-        while namesByDepth.count <= depth { namesByDepth.append((frame: -1, names: [])) }
-        if namesByDepth[depth].frame != frame { namesByDepth[depth] = (frame: frame, names: []) }
-        if !namesByDepth[depth].names.insert(Array(keys[keys.count - 1].utf8)).inserted {
+        while namesByDepth.count <= depth { namesByDepth.append([]) }
+        if !namesByDepth[depth].insert(keys[keys.count - 1]).inserted {
             throw JSONParseError(offset: start, reason: .duplicateKey, pointer: memberPointer())
         }
     }

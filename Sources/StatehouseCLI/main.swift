@@ -1,6 +1,7 @@
 import DemoReducers
 import Foundation
 import StatehouseServer
+import UVLoop
 
 // statehouse serve [--config PATH] [--host H] [--port P] | replay … | backup … | statehouse --help
 // Exit codes: 0 after a clean shutdown, 1 when the address cannot be bound (replay: a snapshot that differs), 2 for
@@ -140,11 +141,7 @@ if let host { configuration.host = host }
 if let port { configuration.port = port }
 
 /// STATEHOUSE_LOG: the level of the lines on standard error (default info; a bad value is warned about, then info).
-let logSetting = ProcessInfo.processInfo.environment["STATEHOUSE_LOG"]
-let logger = Logger(level: logSetting.flatMap(Logger.Level.init(name:)) ?? .info, handler: StandardErrorLogHandler())
-if let logSetting, Logger.Level(name: logSetting) == nil {
-    logger.warning("STATEHOUSE_LOG=\(logSetting) is not a level; using info (levels: debug, info, warning, error)")
-}
+let logger = Logger.fromEnvironment()
 
 let server: Server
 do {
@@ -161,9 +158,9 @@ let boundPort: Int
 do {
     boundPort = try server.start()
 } catch {
-    fail(
-        "cannot listen on \(configuration.host):\(configuration.port): \(error); stop what holds the port, or pick another "
-            + "with --port (0: any free port) or listen.port", code: 1)
+    let advice = (error as? UVError)?.name == "EADDRINUSE"
+        ? "; stop what holds the port, or pick another with --port (0: any free port) or listen.port" : ""
+    fail("cannot listen on \(configuration.host):\(configuration.port): \(error)\(advice)", code: 1)
 }
 server.handleTerminationSignals()
 let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

@@ -65,7 +65,7 @@ public final class TestSocket: @unchecked Sendable {
     /// - Throws: `TestClientError` when the peer has gone (`EPIPE`, `ECONNRESET`), the socket was
     ///   closed locally, or a write stays blocked longer than the connect timeout.
     public func send(_ bytes: [UInt8]) throws {
-        try sendLock.withLock { _ throws(TestClientError) in
+        try sendLock.withLock { () throws(TestClientError) in
             var offset = 0
             while offset < bytes.count {
                 let sent = bytes.withUnsafeBytes { raw in

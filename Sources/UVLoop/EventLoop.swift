@@ -19,8 +19,8 @@ import Locking
 public final class EventLoop: @unchecked Sendable {
     let uvLoop: UnsafeMutablePointer<uv_loop_t>
     private let door: UnsafeMutablePointer<uv_async_t>
-    /// The door's job queue and the loop's lifecycle, behind one lock (the standard library's `Locked`: a futex,
-    /// no system call unless contended).
+    /// The door's job queue and the loop's lifecycle, behind one lock (the project's `Locked`: a pthread mutex, no
+    /// system call unless contended).
     private let queue = Locked(Queue())
     /// The loop thread's `pthread_self()`, 0 before it starts: read without the lock by ``isInLoop``.
     private let loopThread = Atomic<UInt>(0)

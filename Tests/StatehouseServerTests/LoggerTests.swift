@@ -62,6 +62,8 @@ import Locking
         #expect(Logger.Level(name: "warn") == .warning)
         #expect(Logger.Level(name: "loud") == nil)
         #expect(Logger.Level.allCases.map(\.description) == ["debug", "info", "warning", "error"])
+        #expect(Logger.fromEnvironment(["STATEHOUSE_LOG": "Debug"]).level == .debug)
+        #expect(Logger.fromEnvironment([:]).level == .info)
     }
 
     @Test func waitingForARecordThatNeverComesEndsAtTheDeadline() async {

@@ -45,18 +45,24 @@ public struct Locked<Value> {
     /// - Throws: what `body` throws (the lock is released first).
     @inlinable
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        // ManagedBuffer's closure only rethrows untyped errors: the outcome comes out as a Result (free when
-        // `Failure` is `Never`).
-        let outcome = storage.withUnsafeMutablePointers { value, mutex -> Swift.Result<Result, Failure> in
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            do throws(Failure) {
-                return .success(try body(&value.pointee))
-            } catch {
-                return .failure(error)
-            }
+        try storage.withUnsafeMutablePointers { value, mutex in
+            Self.holding(mutex) { () throws(Failure) -> Result in try body(&value.pointee) }
+        }.get()
+    }
+
+    /// `body`'s outcome, run with `mutex` held. A `Swift.Result`, because ManagedBuffer's closures only rethrow
+    /// untyped errors (free when `Failure` is `Never`).
+    @inlinable
+    static func holding<Result, Failure: Error>(
+        _ mutex: UnsafeMutablePointer<pthread_mutex_t>, _ body: () throws(Failure) -> Result
+    ) -> Swift.Result<Result, Failure> {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        do throws(Failure) {
+            return .success(try body())
+        } catch {
+            return .failure(error)
         }
-        return try outcome.get()
     }
 }
 
@@ -69,15 +75,6 @@ extension Locked where Value == Void {
     /// - Throws: what `body` throws (the lock is released first).
     @inlinable
     public func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        let outcome = storage.withUnsafeMutablePointerToElements { mutex -> Swift.Result<Result, Failure> in
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            do throws(Failure) {
-                return .success(try body())
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try outcome.get()
+        try storage.withUnsafeMutablePointerToElements { mutex in Self.holding(mutex, body) }.get()
     }
 }

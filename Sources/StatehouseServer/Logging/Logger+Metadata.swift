@@ -61,23 +61,13 @@ extension Logger {
                 scalar == " " || scalar == "\"" || scalar == "=" || String.breaksLine(scalar)
             }
             guard needsQuotes else { return value }
-            var quoted = "\""
+            // `"` and `\` first, so the escapes escapingLineBreaks adds are not escaped again.
+            var escaped = ""
             for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": quoted += "\\\""
-                case "\\": quoted += "\\\\"
-                case "\n": quoted += "\\n"
-                case "\r": quoted += "\\r"
-                case "\t": quoted += "\\t"
-                default:
-                    if String.breaksLine(scalar) {
-                        quoted += "\\u{\(String(scalar.value, radix: 16))}"
-                    } else {
-                        quoted.unicodeScalars.append(scalar)
-                    }
-                }
+                if scalar == "\"" || scalar == "\\" { escaped.unicodeScalars.append("\\") }
+                escaped.unicodeScalars.append(scalar)
             }
-            return quoted + "\""
+            return "\"\(escaped.escapingLineBreaks)\""
         }
     }
 }

@@ -14,39 +14,35 @@ extension WebSocketSession {
         var epoch: String?
         var since: UInt64?
 
-        /// Nil when a field has the wrong JSON type (null counts as absent).
-        init?(_ object: JSONObject) {
-            func string(_ key: String) -> String?? {
+        /// What is wrong with a message's fields: one sentence naming the field and what it must be.
+        struct Problem: Error {
+            let message: String
+        }
+
+        /// The fields of `object` (null counts as absent).
+        /// - Throws: ``Problem`` for the first field with the wrong JSON type.
+        init(_ object: JSONObject) throws(Problem) {
+            func string(_ key: String) throws(Problem) -> String? {
                 switch object[key] {
-                case nil, .null?: return .some(nil)
-                case .string(let text)?: return .some(text)
-                default: return nil
+                case nil, .null?: return nil
+                case .string(let text)?: return text
+                default: throw Problem(message: "\"\(key)\" must be a string.")
                 }
             }
-            guard let type = string("type"), let ref = string("ref"), let store = string("store"), let id = string("id"),
-                let path = string("path"), let format = string("format"), let epoch = string("epoch")
-            else { return nil }
-            (self.type, self.ref, self.store, self.id) = (type, ref, store, id)
-            (self.path, self.format, self.epoch) = (path, format, epoch)
+            (type, ref, store, id) = (try string("type"), try string("ref"), try string("store"), try string("id"))
+            (path, format, epoch) = (try string("path"), try string("format"), try string("epoch"))
             switch object["since"] {
             case nil, .null?: since = nil
             case .number(let number)?:
-                guard let value = UInt64(number.description) ?? UInt64(exactly: number.doubleValue) else { return nil }
+                guard let value = UInt64(number.description) ?? UInt64(exactly: number.doubleValue) else {
+                    throw Problem(message: Self.sinceProblem)
+                }
                 since = value
-            default: return nil
+            default: throw Problem(message: Self.sinceProblem)
             }
         }
 
-        /// Which field made ``init(_:)`` fail, and what it must be.
-        static func problem(in object: JSONObject) -> String {
-            for key in ["type", "ref", "store", "id", "path", "format", "epoch"] {
-                switch object[key] {
-                case nil, .null?, .string?: continue
-                default: return "\"\(key)\" must be a string."
-                }
-            }
-            return "\"since\" must be a version: an integer from 0 to 2^64-1."
-        }
+        private static let sinceProblem = "\"since\" must be a version: an integer from 0 to 2^64-1."
     }
 
     func handleText(_ text: [UInt8]) {
@@ -60,9 +56,12 @@ extension WebSocketSession {
         guard let object = value.objectValue else {
             return reject(nil, "A message must be a JSON object with a \"type\".")
         }
-        guard let header = Header(object) else {
+        let header: Header
+        do {
+            header = try Header(object)
+        } catch {
             // A field with the wrong type: on a store's socket the store's decoder explains (it names the field).
-            guard let store = home else { return reject(nil, Header.problem(in: object)) }
+            guard let store = home else { return reject(nil, error.message) }
             return handleAction(object, in: store)
         }
         switch header.type {

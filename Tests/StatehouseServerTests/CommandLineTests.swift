@@ -31,6 +31,22 @@ extension ServerTests {
             return (process, out, err)
         }
 
+        /// Starts `statehouse serve` on a free port; returns the process, the port from its "listening" line, and its
+        /// stderr pipe. Stops the process when no such line comes.
+        static func serve(_ configPath: String, environment: [String: String]? = nil) throws -> (Process, UInt16, Pipe) {
+            let (process, out, err) = try launch(["serve", "--config", configPath, "--port", "0"], environment: environment)
+            do {
+                let line = try readLine(out.fileHandleForReading)
+                guard let port = UInt16(line.split(separator: ":").last ?? "") else {
+                    throw TestFailure("no port in the listening line: \(line)")
+                }
+                return (process, port, err)
+            } catch {
+                stop(process)
+                throw error
+            }
+        }
+
         static func writeConfig(_ json: String) throws -> String {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("statehouse-\(UUID()).json")
             try Data(json.utf8).write(to: url)
@@ -103,11 +119,8 @@ extension ServerTests {
             let path = try Self.writeConfig(
                 #"{"auth":[{"token":"\#(token)","scopes":["read","write"]}],"stores":[{"name":"counter","reducer":"Counter"}]}"#)
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let (process, out, err) = try Self.launch(
-                ["serve", "--config", path, "--port", "0"], environment: ["STATEHOUSE_LOG": "debug"])
+            let (process, port, err) = try Self.serve(path, environment: ["STATEHOUSE_LOG": "debug"])
             defer { Self.stop(process) }
-            let line = try Self.readLine(out.fileHandleForReading)
-            let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
             let client = try TestHTTPClient(port: port)
             #expect(try client.request("GET", "/stores/counter?access_token=\(token)").status == 200)
             #expect(try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#,
@@ -125,11 +138,8 @@ extension ServerTests {
         @Test func badLogLevelIsWarnedAboutThenInfoIsUsed() throws {
             let path = try Self.writeConfig(#"{"stores":[{"name":"counter","reducer":"Counter"}]}"#)
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let (process, out, err) = try Self.launch(
-                ["serve", "--config", path, "--port", "0"], environment: ["STATEHOUSE_LOG": "loud"])
+            let (process, port, err) = try Self.serve(path, environment: ["STATEHOUSE_LOG": "loud"])
             defer { Self.stop(process) }
-            let line = try Self.readLine(out.fileHandleForReading)
-            let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
             let client = try TestHTTPClient(port: port)
             #expect(try client.request("GET", "/stores/counter").status == 200)
             client.close()
@@ -146,9 +156,8 @@ extension ServerTests {
         @Test func aBusyPortSaysToPickAnother() throws {
             let path = try Self.writeConfig(#"{"stores":[]}"#)
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let (first, out, _) = try Self.launch(["serve", "--config", path, "--port", "0"])
+            let (first, port, _) = try Self.serve(path)
             defer { Self.stop(first) }
-            let port = try #require(Int(try Self.readLine(out.fileHandleForReading).split(separator: ":").last ?? ""))
             let (second, _, err) = try Self.launch(["serve", "--config", path, "--port", String(port)])
             defer { Self.stop(second) }
             second.waitUntilExit()

@@ -111,9 +111,9 @@ extension ServerSession {
     /// as a logger call's `metadata:`).
     var connectionMetadata: Logger.Metadata { ["conn": String(connectionID)] }
 
-    /// A WebSocket's log metadata: `store=<name>` on a store's endpoint (`home`), then `conn=<id>`.
-    func webSocketMetadata(_ home: HostedStore?) -> Logger.Metadata {
-        guard let home else { return connectionMetadata }
-        return ["store": home.name, "conn": String(connectionID)]
+    /// `store=<name>` (when there is a store), then `conn=<connectionID>`: a line about a store from this session.
+    func connectionMetadata(store name: String?) -> Logger.Metadata {
+        guard let name else { return connectionMetadata }
+        return ["store": name, "conn": String(connectionID)]
     }
 }

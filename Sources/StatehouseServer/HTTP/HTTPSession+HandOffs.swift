@@ -56,7 +56,7 @@ extension HTTPSession {
         let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\(subprotocol ?? "")\r\n"
         connection.write(Array(head.utf8))
-        context.logger.debug("ws \(home?.name ?? "/ws") opened", metadata: webSocketMetadata(home))
+        context.logger.debug("ws \(home?.name ?? "/ws") opened", metadata: connectionMetadata(store: home?.name))
         handOff()
         let session = WebSocketSession(
             connection: connection, connectionID: connectionID, context: context, home: home, access: access)

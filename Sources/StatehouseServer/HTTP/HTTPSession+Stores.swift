@@ -104,7 +104,7 @@ extension HTTPSession {
                 let addition = context.stores.add(store, limit: context.limits.maxStores)
                 if case .added = addition {
                     context.logger.info(
-                        "store \(name) created (\(declaration.reducer))", metadata: ["store": name, "conn": String(connectionID)])
+                        "store \(name) created (\(declaration.reducer))", metadata: connectionMetadata(store: name))
                 } else {
                     store.stop {}  // never hosted: another request created the name first, or the table is full
                     if let persistence = store.persistence { persistence.durability.database.deleteStore(id: persistence.storeID) { _ in } }
@@ -141,7 +141,7 @@ extension HTTPSession {
         guard let store = context.stores.remove(name) else {
             return send(error: .storeNotFound(name), keepAlive: request.keepAlive, headOnly: false)
         }
-        context.logger.info("store \(name) deleted", metadata: ["store": name, "conn": String(connectionID)])
+        context.logger.info("store \(name) deleted", metadata: connectionMetadata(store: name))
         let fanout = store.fanout
         MemoryReclaim.trimSoon()  // once its subscribers have gone, its memory goes back to the OS
         guard let persistence = store.persistence else {
@@ -158,7 +158,7 @@ extension HTTPSession {
                     if let error {
                         context.logger.error(
                             "store \(name): its data could not be deleted (\(error)); it returns at the next start",
-                            metadata: ["store": name, "conn": String(connectionID)])
+                            metadata: connectionMetadata(store: name))
                         send(error: .notWritten(error), keepAlive: request.keepAlive, headOnly: false)
                     } else {
                         send(HTTPResponse(status: 204), keepAlive: request.keepAlive, headOnly: false)

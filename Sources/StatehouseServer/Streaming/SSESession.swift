@@ -83,7 +83,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
             guard isOpen, cursor.isBehind else { return }
             context.logger.info(
                 "sse \(store.name) dropped: behind for more than streams.maxLagSeconds (\(context.streams.maxLagSeconds) s)",
-                metadata: ["store": store.name, "conn": String(connectionID)])
+                metadata: connectionMetadata(store: store.name))
             connection.close()
         }
     }

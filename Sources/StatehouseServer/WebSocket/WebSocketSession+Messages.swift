@@ -72,7 +72,7 @@ extension WebSocketSession {
     var label: String { home?.name ?? "/ws" }
 
     /// The metadata of the connection's log lines: `store=<name>` on a store's endpoint, then `conn=<id>`.
-    var logMetadata: Logger.Metadata { webSocketMetadata(home) }
+    var logMetadata: Logger.Metadata { connectionMetadata(store: home?.name) }
 
     /// Sends one JSON message as a text frame (RFC 6455 §5.6), framed straight into the write buffer; dropped once
     /// the connection is closing (no data after a Close, §5.5.1).

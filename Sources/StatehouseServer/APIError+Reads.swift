@@ -47,6 +47,12 @@ extension APIError {
             fields: [HTTPField(name: "Retry-After", value: "5")])
     }
 
+    /// 503 (WebSocket): a `"wait":"settled"` action cut short by shutdown; the error message carries the version.
+    static let shuttingDownWhileSettling = APIError(
+        status: 503, .shuttingDown,
+        message: "The server is shutting down before the effects of this action finished (it is reduced all the "
+            + "same); \"version\" is the store's version now. Retry once it is back.")
+
     /// 408: a long poll cut short by the client closing its side (`what`: what it waited for).
     static func clientClosed(_ what: String) -> APIError {
         APIError(

@@ -6,9 +6,9 @@ extension HTTPSession {
     /// `POST /stores/{name}/actions`: submits the action (or batch) and answers once it is reduced, or settled with
     /// `?wait=settled`; an `Idempotency-Key` replays the first outcome of its action.
     func post(_ request: HTTPRequest, to store: HostedStore) {
-        let wait: PostWait
+        let wait: ActionWait
         do {
-            wait = try PostWait(QueryParameters(request.query))
+            wait = try ActionWait(QueryParameters(request.query))
         } catch {
             send(error: error, keepAlive: request.keepAlive, headOnly: false)
             return

@@ -12,13 +12,13 @@ final class PostAnswer: @unchecked Sendable {
     private let session: HTTPSession
     private let keepAlive: Bool
     private let storeName: String
-    private let wait: PostWait
+    private let wait: ActionWait
     /// The way of the request's `Idempotency-Key`, if it has a new one (set before the action is submitted).
     var gate: IdempotencyGate?
     /// The store's outcome, set by ``completed(_:)`` before the loop reads it in ``deliver()``.
     private var outcome: IdempotencyCache.Outcome?
 
-    init(session: HTTPSession, keepAlive: Bool, storeName: String, wait: PostWait) {
+    init(session: HTTPSession, keepAlive: Bool, storeName: String, wait: ActionWait) {
         session.context.loop.assertInLoop()
         self.session = session
         self.keepAlive = keepAlive

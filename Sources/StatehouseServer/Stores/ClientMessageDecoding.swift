@@ -1,8 +1,8 @@
 import Statehouse
 import JSON
 
-/// Reads WebSocket client messages: `{"type":"action","ref":"r1","id":"k1","action":{FSA}}`, already parsed once by
-/// the session (JSONPatch's parser; no second parse, no Foundation).
+/// Reads WebSocket client messages: `{"type":"action","ref":"r1","id":"k1","action":{FSA}}` (optionally with
+/// `"wait":"settled","timeout_ms":N`, ``ActionWait/init(message:)``), already parsed once by the session (JSONPatch's parser; no second parse, no Foundation).
 enum ClientMessageDecoding {
     static func decode<Action: Decodable & Sendable>(
         _ message: JSONObject, actionTypes: [String], payloadless: PayloadlessActions<Action>,
@@ -37,10 +37,16 @@ enum ClientMessageDecoding {
         case .string(let text)?: id = text
         default: return .invalid(ref: ref, invalidMessage("\"id\" (an idempotency key) must be a string."))
         }
-        // The action's identity for key reuse checks: its type and payload (member order and `meta` do not count).
-        // Only a keyed action is ever checked, so only a keyed action pays for hashing its JSON.
-        let fingerprint = id == nil ? 0 : StableFingerprint.of(action: actionValue)
-        return .action(ref: ref, id: id, fingerprint: fingerprint, bind(action))
+        let wait: ActionWait
+        do {
+            wait = try ActionWait(message: message)
+        } catch {
+            return .invalid(ref: ref, error)
+        }
+        // The action's identity for key reuse checks: its type and payload (member order and `meta` do not count)
+        // and its wait. Only a keyed action is ever checked, so only a keyed action pays for hashing its JSON.
+        let fingerprint = id == nil ? 0 : StableFingerprint.of(action: actionValue, wait: wait)
+        return .action(ref: ref, id: id, fingerprint: fingerprint, wait: wait, bind(action))
     }
 
     static func invalidMessage(_ message: String) -> APIError {

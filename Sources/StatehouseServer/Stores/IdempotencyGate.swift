@@ -14,7 +14,7 @@ import UVLoop
 ///
 /// An action's identity is its `type` and `payload` as JSON values (``StableFingerprint/combine(action:)``), the
 /// same on both transports, so a key sent over HTTP and retried over WebSocket (or the other way) names the same
-/// action; on HTTP each action of a batch counts, in order, and so does `wait=settled` with its timeout.
+/// action; on HTTP each action of a batch counts, in order; on both, so does `wait=settled` with its timeout.
 ///
 /// ## Thread safety
 /// A value; ``complete(with:)`` runs on the loop the key began on (the cache is Sendable).
@@ -79,16 +79,23 @@ extension StableFingerprint {
         combine((action.objectValue?["payload"] ?? .null).serialized(sortedKeys: true))
     }
 
-    /// The identity of one action (a WebSocket `action` message's `action`).
-    static func of(action: JSONValue) -> UInt64 {
+    /// Adds a wait: `wait=settled` with its timeout counts; the default (answer once reduced) adds nothing.
+    mutating func combine(wait: ActionWait) {
+        if case .settled(let timeout) = wait { combine(Array("wait=settled;timeout=\(timeout)".utf8)) }
+    }
+
+    /// The identity of one WebSocket `action` message: its `action` (the same as a `POST` of that one action) and its
+    /// wait (`"wait":"settled"` with its `timeout_ms`, the same as the `POST`'s query).
+    static func of(action: JSONValue, wait: ActionWait) -> UInt64 {
         var hasher = StableFingerprint()
         hasher.combine(action: action)
+        hasher.combine(wait: wait)
         return hasher.value
     }
 
     /// The identity of a `POST …/actions`: its body (one action — the same as ``of(action:)`` — or an array, each
     /// action in order) and its wait (`wait=settled` with its timeout).
-    static func of(post body: [UInt8], wait: PostWait) -> UInt64 {
+    static func of(post body: [UInt8], wait: ActionWait) -> UInt64 {
         var hasher = StableFingerprint()
         let value = try? JSONValue(parsing: body)  // valid: the store prepared the action from it already
         if case .array(let actions)? = value {
@@ -97,7 +104,7 @@ extension StableFingerprint {
         } else {
             hasher.combine(action: value ?? .null)
         }
-        if case .settled(let timeout) = wait { hasher.combine(Array("wait=settled;timeout=\(timeout)".utf8)) }
+        hasher.combine(wait: wait)
         return hasher.value
     }
 }

@@ -43,9 +43,10 @@ enum SettleOutcome: Sendable {
 
 /// A WebSocket message from a client, decoded.
 enum ClientMessage: Sendable {
-    /// `{"type":"action","ref":"r1","id":"k1","action":{FSA}}`; `ref` and `id` (an idempotency key) are optional.
-    /// `fingerprint` identifies the action for key reuse checks (0 when there is no `id`).
-    case action(ref: String?, id: String?, fingerprint: UInt64, PreparedAction)
+    /// `{"type":"action","ref":"r1","id":"k1","action":{FSA}}`; `ref`, `id` (an idempotency key) and the wait
+    /// (`"wait":"settled","timeout_ms":N`) are optional. `fingerprint` identifies the action and its wait for key
+    /// reuse checks (0 when there is no `id`).
+    case action(ref: String?, id: String?, fingerprint: UInt64, wait: ActionWait, PreparedAction)
     /// Anything that cannot be acted on; `ref` when the message had a readable one.
     case invalid(ref: String?, APIError)
 }

@@ -80,8 +80,9 @@ enum WireMessage {
         Array("{\"type\":\"event\",\"store\":\(JSONText.quoted(store)),\"event\":".utf8) + fsa + [UInt8(ascii: "}")]
     }
 
-    /// `{"type":"ack","ref":…,"version":…}`, with `"replayed":true` when an idempotency key replays it.
-    static func ack(ref: String?, version: UInt64, replayed: Bool = false) -> [UInt8] {
+    /// `{"type":"ack","ref":…,"version":…}`, with `"settled":true` when it answers a `"wait":"settled"` action and
+    /// `"replayed":true` when an idempotency key replays it.
+    static func ack(ref: String?, version: UInt64, settled: Bool = false, replayed: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(40 + (ref?.utf8.count ?? 0))
         out.appendLiteral("{\"type\":\"ack\"")
@@ -91,17 +92,27 @@ enum WireMessage {
         }
         out.appendLiteral(",\"version\":")
         out.appendDecimal(version)
+        if settled { out.appendLiteral(",\"settled\":true") }
         if replayed { out.appendLiteral(",\"replayed\":true") }
         out.append(UInt8(ascii: "}"))
         return out
     }
 
-    /// `{"type":"error","ref":…,"code":…,"message":…}` (no `ref` when the message had none).
-    static func error(ref: String?, _ error: APIError) -> [UInt8] {
-        let refPart = ref.map { ",\"ref\":\(JSONText.quoted($0))" } ?? ""
-        return Array(
-            "{\"type\":\"error\"\(refPart),\"code\":\(JSONText.quoted(error.code)),\"message\":\(JSONText.quoted(error.message))}"
-                .utf8)
+    /// `{"type":"error","ref":…,"code":…,"message":…}` (no `ref` when the message had none). On `/ws`, an error
+    /// about a subscription command starts with `"sub":"<id>"`; an error that reports the store's position (a settle
+    /// wait that timed out or was cut short) ends with `"version":N`, and `"replayed":true` when an idempotency key
+    /// replays it.
+    static func error(
+        ref: String?, _ error: APIError, sub: String? = nil, version: UInt64? = nil, replayed: Bool = false
+    ) -> [UInt8] {
+        var text = "{"
+        if let sub { text += "\"sub\":\(JSONText.quoted(sub))," }
+        text += "\"type\":\"error\""
+        if let ref { text += ",\"ref\":\(JSONText.quoted(ref))" }
+        text += ",\"code\":\(JSONText.quoted(error.code)),\"message\":\(JSONText.quoted(error.message))"
+        if let version { text += ",\"version\":\(version)" }
+        if replayed { text += ",\"replayed\":true" }
+        return Array((text + "}").utf8)
     }
 
     /// `head` + the state's JSON + `}`.

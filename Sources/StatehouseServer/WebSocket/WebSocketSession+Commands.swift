@@ -1,7 +1,7 @@
 import Foundation
 import JSON
 
-/// Client messages: `action`, `resync`, and on the multiplexed `/ws` also `subscribe` / `unsubscribe`.
+/// Client messages: `action` (+Actions), `resync`, and on the multiplexed `/ws` also `subscribe` / `unsubscribe`.
 extension WebSocketSession {
     /// The fields every client message may carry, read before the store-specific action decoding.
     private struct Header {
@@ -61,23 +61,25 @@ extension WebSocketSession {
             header = try Header(object)
         } catch {
             // A field with the wrong type: on a store's socket the store's decoder explains (it names the field).
-            guard let store = home else { return reject(nil, error.message) }
-            return handleAction(object, in: store)
+            if let store = home { return handleAction(object, in: store, ticket: takeTicket()) }
+            return rejectUnread(object, error.message)
         }
         switch header.type {
         case "action":
-            guard let store = target(header) else { return }
-            handleAction(object, in: store)
+            let ticket = takeTicket()
+            guard let store = target(header, ticket: ticket) else { return }
+            handleAction(object, in: store, ticket: ticket)
         case "resync":
             guard let subscription = subscriptions[header.id ?? ""] else {
-                return reject(nil, "No subscription \(JSONText.quoted(header.id ?? "")) to resync; give the id you subscribed with.")
+                return reject(nil, sub: header.id,
+                    "No subscription \(JSONText.quoted(header.id ?? "")) to resync; give the id you subscribed with.")
             }
             subscription.resync()
         case "subscribe":
             subscribe(header)
         case "unsubscribe":
             guard let id = header.id, home == nil, let subscription = subscriptions.removeValue(forKey: id) else {
-                return reject(nil, "Unsubscribe takes the id of a subscription made on /ws.")
+                return reject(nil, sub: header.id, "Unsubscribe takes the id of a subscription made on /ws.")
             }
             subscription.end()
             sendMessage(Array("{\"type\":\"unsubscribed\",\"sub\":\(JSONText.quoted(id))}".utf8))
@@ -86,41 +88,66 @@ extension WebSocketSession {
             guard let store = home else {
                 return reject(nil, "Unknown message type; send action, subscribe, unsubscribe or resync.")
             }
-            handleAction(object, in: store)
+            handleAction(object, in: store, ticket: takeTicket())
         }
     }
 
-    /// The store an action goes to: `store` on `/ws` (required), or the connection's own store.
-    private func target(_ header: Header) -> HostedStore? {
+    /// A message on `/ws` with a field of the wrong type: the error keeps what can be read of it, the `ref` of an
+    /// `action` (answered in its turn) or the `id` of a subscription command (as `sub`).
+    private func rejectUnread(_ object: JSONObject, _ message: String) {
+        switch object["type"]?.stringValue {
+        case "action"?:
+            answer(takeTicket(), WireMessage.error(
+                ref: object["ref"]?.stringValue, ClientMessageDecoding.invalidMessage(message)))
+        case "subscribe"?, "unsubscribe"?, "resync"?:
+            reject(nil, sub: object["id"]?.stringValue, message)
+        default:
+            reject(nil, message)
+        }
+    }
+
+    /// The store an action goes to: `store` on `/ws` (required), or the connection's own store; nil when it was
+    /// refused (answered under `ticket`).
+    private func target(_ header: Header, ticket: UInt64) -> HostedStore? {
         guard let name = header.store ?? home?.name else {
-            reject(header.ref, "On /ws an action names its \"store\".")
+            answer(ticket, Self.invalid(header.ref, sub: nil, "On /ws an action names its \"store\"."))
             return nil
         }
         guard let store = context.stores[name] else {
-            sendMessage(WireMessage.error(ref: header.ref, .storeNotFound(name)))
+            answer(ticket, WireMessage.error(ref: header.ref, .storeNotFound(name)))
             return nil
         }
         if let home, home !== store {
-            reject(header.ref, "This connection belongs to store \(JSONText.quoted(home.name)); use /ws to act on several stores.")
+            answer(ticket, Self.invalid(
+                header.ref, sub: nil,
+                "This connection belongs to store \(JSONText.quoted(home.name)); use /ws to act on several stores."))
             return nil
         }
         return store
     }
 
-    /// `{"type":"subscribe","id":"s1","store":…,"path":…,"format":…,"epoch":…,"since":…}` on `/ws`.
+    /// `{"type":"subscribe","id":"s1","store":…,"path":…,"format":…,"epoch":…,"since":…}` on `/ws`. Every error
+    /// names the subscription (`"sub"`) when the message had an id.
     private func subscribe(_ header: Header) {
-        guard home == nil else { return reject(nil, "Subscriptions are made on /ws; this connection has its store already.") }
-        guard let id = header.id, !id.isEmpty, let name = header.store else {
-            return reject(nil, "Subscribe with an \"id\" of your choice and a \"store\".")
+        let sub = header.id
+        guard home == nil else {
+            return reject(nil, sub: sub, "Subscriptions are made on /ws; this connection has its store already.")
         }
-        guard subscriptions[id] == nil else { return reject(nil, "Subscription \(JSONText.quoted(id)) exists; pick a new id.") }
+        guard let id = header.id, !id.isEmpty, let name = header.store else {
+            return reject(nil, sub: sub, "Subscribe with an \"id\" of your choice and a \"store\".")
+        }
+        guard subscriptions[id] == nil else {
+            return reject(nil, sub: id, "Subscription \(JSONText.quoted(id)) exists; pick a new id.")
+        }
         guard subscriptions.count < Self.maxSubscriptions else {
-            return reject(nil, "A connection holds at most \(Self.maxSubscriptions) subscriptions.")
+            return reject(nil, sub: id, "A connection holds at most \(Self.maxSubscriptions) subscriptions.")
         }
         guard access.allows(.read, on: name) else {
-            return sendMessage(WireMessage.error(ref: nil, .forbidden(.read, store: name)))
+            return sendMessage(WireMessage.error(ref: nil, .forbidden(.read, store: name), sub: id))
         }
-        guard let store = context.stores[name] else { return sendMessage(WireMessage.error(ref: nil, .storeNotFound(name))) }
+        guard let store = context.stores[name] else {
+            return sendMessage(WireMessage.error(ref: nil, .storeNotFound(name), sub: id))
+        }
         var fields: [String: String] = [:]
         fields["path"] = header.path
         fields["format"] = header.format
@@ -130,83 +157,21 @@ extension WebSocketSession {
         do {
             request = try StreamRequest(QueryParameters(fields))
         } catch {
-            return sendMessage(WireMessage.error(ref: nil, error))
+            return sendMessage(WireMessage.error(ref: nil, error, sub: id))
         }
         let subscription = WebSocketSubscription(session: self, store: store, channel: request.channel, id: id)
         subscriptions[id] = subscription
         subscription.start(resume: request.resume)
     }
 
-    private func reject(_ ref: String?, _ message: String) {
-        sendMessage(WireMessage.error(ref: ref, ClientMessageDecoding.invalidMessage(message)))
+    /// An `invalid_message` error sent at once (not an answer to an `action`): with `"sub"` naming the subscription
+    /// of a `subscribe`/`unsubscribe`/`resync` that had a (non-empty) id.
+    private func reject(_ ref: String?, sub: String? = nil, _ message: String) {
+        sendMessage(Self.invalid(ref, sub: sub, message))
     }
 
-    private func handleAction(_ message: JSONObject, in store: HostedStore) {
-        switch store.decodeClientMessage(message) {
-        case .invalid(let ref, let error):
-            sendMessage(WireMessage.error(ref: ref, error))
-        case .action(let ref, let id, let fingerprint, let action):
-            guard access.allows(.write, on: store.name) else {
-                return sendMessage(WireMessage.error(
-                    ref: ref, .forbidden(.write, store: store.name)))
-            }
-            actionsInFlight += 1
-            if actionsInFlight >= Self.maxActionsInFlight { connection.stopReading() }
-            var note: IdempotencyNote?
-            var gate: IdempotencyGate?
-            if let id {
-                let waiter: (IdempotencyCache.Outcome) -> Void = { [self] outcome in answered(ref: ref, outcome, replayed: true) }
-                switch IdempotencyGate.begin(
-                    key: id, field: "id", fingerprint: fingerprint, store: store, on: context.loop, waiter: waiter)
-                {
-                case .run(let started, let journaled):
-                    gate = started
-                    note = journaled
-                case .waiting: return
-                case .replay(let outcome): return answered(ref: ref, outcome, replayed: true)
-                case .refused(let error): return answered(ref: ref, .failed(error))
-                }
-            }
-            let loop = context.loop
-            let started = gate
-            action.submit(note: note) { [self] result in
-                loop.execute { [self] in
-                    switch result {
-                    case .success(let reply):
-                        // After this loop's subscribers got the version (a sliced fan-out may still be delivering it).
-                        store.fanout.afterDelivery(of: reply.version, on: loop) { [self] in
-                            // This action's ack first, then repeats of its id that waited (on this socket: in send order).
-                            acknowledged(ref: ref, version: reply.version)
-                            started?.complete(with: .reduced(reply))
-                        }
-                    case .failure(let error):
-                        answered(ref: ref, .failed(error))
-                        started?.complete(with: .failed(error))
-                    }
-                }
-            }
-        }
-    }
-
-    /// Answers an action with its outcome: an ack (`replayed`: an idempotency key's earlier outcome), or an `error`
-    /// with its `ref` when it was not applied.
-    private func answered(ref: String?, _ outcome: IdempotencyCache.Outcome, replayed: Bool = false) {
-        context.loop.assertInLoop()
-        switch outcome {
-        case .reduced(let reply), .timedOut(let reply): acknowledged(ref: ref, version: reply.version, replayed: replayed)
-        case .failed(let error):
-            actionsInFlight -= 1
-            guard state == .open else { return }
-            sendMessage(WireMessage.error(ref: ref, error))
-            if actionsInFlight == Self.maxActionsInFlight - 1 { updateReading() }
-        }
-    }
-
-    private func acknowledged(ref: String?, version: UInt64, replayed: Bool = false) {
-        context.loop.assertInLoop()
-        actionsInFlight -= 1
-        guard state == .open else { return }
-        sendMessage(WireMessage.ack(ref: ref, version: version, replayed: replayed))
-        if actionsInFlight == Self.maxActionsInFlight - 1 { updateReading() }
+    private static func invalid(_ ref: String?, sub: String?, _ message: String) -> [UInt8] {
+        let sub = sub.flatMap { $0.isEmpty ? nil : $0 }
+        return WireMessage.error(ref: ref, ClientMessageDecoding.invalidMessage(message), sub: sub)
     }
 }

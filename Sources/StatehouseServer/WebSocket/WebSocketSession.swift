@@ -19,8 +19,9 @@ import WebSocket
 ///   └──goAway()/store deleted──▶ closeSent ──peer Close or 1 s──▶ closed
 /// ```
 /// Input is not read until the first message (snapshot, or resume patch) has been sent, so it always comes before
-/// any ack. Actions are submitted to their store in the order received; each ack follows the state message of its
-/// version. At most ``maxActionsInFlight`` actions await their ack; past that, reading pauses (backpressure).
+/// any ack. Actions are submitted to their store in the order received and answered in that order (``AnswerQueue``);
+/// each ack follows the state message of its version. At most ``maxActionsInFlight`` actions await their answer;
+/// past that, reading pauses (backpressure).
 ///
 /// Slow consumers: while the connection is write-paused (more than `writeHighWaterBytes` unsent), a subscription is
 /// *behind*: it queues nothing more and, when the connection is writable again, sends one message from the last
@@ -51,7 +52,10 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     @exclusivity(unchecked) var machine: WebSocketConnection
     /// By subscription id; the single-store endpoint's one subscription has the id "".
     var subscriptions: [String: WebSocketSubscription] = [:]
-    var actionsInFlight = 0
+    /// The answers to `action` messages, sent in arrival order (+Actions).
+    var answers = AnswerQueue()
+    /// The `"wait":"settled"` actions not answered yet, by ticket (a shutdown answers them at once).
+    var settleWaits: [UInt64: SettleWait] = [:]
     /// Set when a subscription falls behind: only then does a drained socket make the subscriptions catch up.
     var hasBehindSubscription = false
     /// How long the subscriptions have been behind (the 4008 rule).
@@ -108,7 +112,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
     /// Reads while open, under the in-flight action limit and not write-paused (backpressure both ways).
     func updateReading() {
         context.loop.assertInLoop()
-        if actionsInFlight < Self.maxActionsInFlight, !connection.isWritePaused {
+        if answers.waiting < Self.maxActionsInFlight, !connection.isWritePaused {
             connection.startReading()
         } else {
             connection.stopReading()
@@ -141,9 +145,11 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
         subscription.end()
     }
 
-    /// The server shuts down: the closing handshake with 1001 (no effect once closing).
+    /// The server shuts down: settled waits are answered with `shutting_down`, then the closing handshake with 1001
+    /// (no effect once closing).
     func goAway() {
         context.loop.assertInLoop()
+        cutSettleWaits()
         perform { $0.close(code: .goingAway, reason: "server shutting down", into: &$1) }
     }
 

@@ -1,7 +1,9 @@
-/// What `POST /stores/{name}/actions` waits for before answering, from its query:
-/// nothing (`reduced`, the default) or `?wait=settled&timeout_ms=N` (the action and every effect it started,
-/// transitively; `timeout_ms` 0…600000, default 10000).
-enum PostWait: Equatable {
+/// What the answer to an action waits for: nothing more than its reduce (`reduced`, the default), or the action and
+/// every effect it started, transitively (`settled`, with a timeout of 0…600000 ms, default 10000).
+///
+/// Read from `POST /stores/{name}/actions?wait=settled&timeout_ms=N` (``init(_:)``) or from the `"wait":"settled"`
+/// and `"timeout_ms":N` fields of a WebSocket `action` message (``init(message:)``, +Message).
+enum ActionWait: Equatable {
     case reduced
     case settled(Duration)
 
@@ -33,6 +35,18 @@ enum PostWait: Equatable {
         case let other?:
             throw Self.invalid("wait=\(other) is not supported; use wait=settled, or leave wait out to answer once reduced.")
         }
+    }
+
+    /// Whether the answer waits for the action's effects.
+    var isSettled: Bool {
+        if case .settled = self { return true }
+        return false
+    }
+
+    /// The timeout of a settled wait in whole milliseconds (0 for `reduced`).
+    var timeoutMs: Int64 {
+        guard case .settled(let timeout) = self else { return 0 }
+        return timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
     }
 
     private static func invalid(_ message: String) -> APIError {

@@ -66,5 +66,84 @@ extension ServerTests {
                 }
             }
         }
+
+        /// Every error answering a `subscribe`, `unsubscribe` or `resync` with an id names that subscription as its
+        /// first key (`"sub"`); without a usable id it has none; an error answering an `action` keeps its `ref`.
+        @Test func subscriptionErrorsNameTheirSubscription() async throws {
+            try await TestServer.with { server in
+                let ws = try TestWebSocketClient(port: server.port, path: "/ws")
+                defer { ws.close() }
+                try ws.sendText(#"{"type":"subscribe","id":"c","store":"counter"}"#)
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["type"] as? String == "state")
+                let cases: [(String, String, String)] = [
+                    (#"{"type":"subscribe","id":"x","store":"nope"}"#, "x", "store_not_found"),
+                    (#"{"type":"subscribe","id":"c","store":"counter"}"#, "c", "invalid_message"),  // in use
+                    (#"{"type":"subscribe","id":"y"}"#, "y", "invalid_message"),  // no store
+                    (#"{"type":"subscribe","id":"p","store":"counter","path":"nope"}"#, "p", "invalid_query"),
+                    (#"{"type":"subscribe","id":"f","store":"counter","format":"xml"}"#, "f", "invalid_query"),
+                    (#"{"type":"subscribe","id":"e","store":"counter","epoch":"abc"}"#, "e", "invalid_query"),
+                    (#"{"type":"subscribe","id":"s","store":"counter","since":-1}"#, "s", "invalid_message"),
+                    (#"{"type":"subscribe","id":"t","store":7}"#, "t", "invalid_message"),
+                    (#"{"type":"unsubscribe","id":"u"}"#, "u", "invalid_message"),
+                    (#"{"type":"resync","id":"r"}"#, "r", "invalid_message"),
+                ]
+                for (message, sub, code) in cases {
+                    try ws.sendText(message)
+                    guard case .text(let text) = try ws.receive(timeout: .seconds(5)) else {
+                        Issue.record("no text answer to \(message)")
+                        continue
+                    }
+                    #expect(text.hasPrefix("{\"sub\":\"\(sub)\",\"type\":\"error\""), "\(message): \(text)")
+                    #expect((try jsonObject(text))["code"] as? String == code, "\(message): \(text)")
+                }
+                // No usable id: no sub.
+                for message in [#"{"type":"subscribe","store":"counter"}"#, #"{"type":"subscribe","id":"","store":"counter"}"#,
+                                #"{"type":"subscribe","id":1,"store":"counter"}"#, #"{"type":"resync"}"#] {
+                    try ws.sendText(message)
+                    let error = try ws.receiveJSON(timeout: .seconds(5))
+                    #expect(error["code"] as? String == "invalid_message", "\(message)")
+                    #expect(error["sub"] == nil, "\(message): \(error)")
+                }
+                // Actions keep their ref (a field of the wrong type too), never a sub.
+                try ws.sendText(#"{"type":"action","store":"counter","ref":"r","id":5,"action":{"type":"increment"}}"#)
+                let badKey = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(badKey["ref"] as? String == "r")
+                #expect(badKey["code"] as? String == "invalid_message")
+                #expect(badKey["sub"] == nil)
+            }
+        }
+
+        /// The 257th subscription is refused, naming it.
+        @Test func tooManySubscriptionsNamesTheRefusedOne() async throws {
+            try await TestServer.with { server in
+                let ws = try TestWebSocketClient(port: server.port, path: "/ws")
+                defer { ws.close() }
+                for index in 0..<256 {
+                    try ws.sendText(#"{"type":"subscribe","id":"s\#(index)","store":"counter"}"#)
+                    #expect(try ws.receiveJSON(timeout: .seconds(5))["sub"] as? String == "s\(index)")
+                }
+                try ws.sendText(#"{"type":"subscribe","id":"over","store":"counter"}"#)
+                let error = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(error["sub"] as? String == "over")
+                #expect(error["type"] as? String == "error")
+                #expect((error["message"] as? String)?.contains("256") == true)
+            }
+        }
+
+        /// A token without read scope for the store: `forbidden`, naming the subscription.
+        @Test func forbiddenSubscriptionIsNamed() async throws {
+            try await TestServer.with(configure: AccessControlTests.secured) { server in
+                let ws = try TestWebSocketClient(
+                    port: server.port, path: "/ws",
+                    extraFields: AccessControlTests.bearer(AccessControlTests.reader) + [("Origin", "https://app.example")])
+                defer { ws.close() }
+                try ws.sendText(#"{"type":"subscribe","id":"todo","store":"todos"}"#)
+                let error = try ws.receiveJSON(timeout: .seconds(5))
+                #expect(error["sub"] as? String == "todo")
+                #expect(error["code"] as? String == "forbidden")
+                try ws.sendText(#"{"type":"subscribe","id":"mine","store":"counter"}"#)
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["sub"] as? String == "mine")
+            }
+        }
     }
 }

@@ -542,7 +542,7 @@ class SSETransport {
   open() {
     this.active = true;
     for (const store of this.client.stores) this.subscribe(store);
-    if (this.client.stores.size === 0) this.markOpen();
+    if (this.client.stores.size === 0) queueMicrotask(() => this.markOpen());  // nothing to wait for; still async
   }
 
   markOpen() {

@@ -28,14 +28,17 @@ $(PYTHON_STAMP): Tests/Python/requirements.txt
 	@touch $@
 
 # First scripts/check-architecture (docs/architecture.md's module graph against Package.swift and the imports; under a
-# second), then unit and integration tests (Swift Testing; XCTest is unused), then a plain "N passed, M failed" line.
+# second), then unit and integration tests (Swift Testing; XCTest is unused), then the browser client's pure parts
+# under node's built-in runner (Tests/JS, TAP), then a plain "N passed, M failed" line counting both.
 # SWIFTFLAGS adds build flags (.ci/run passes -Xswiftc -warnings-as-errors).
 SWIFTFLAGS ?=
 test: bootstrap venv
 	@SWIFT=$(SWIFT) scripts/check-architecture
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
 	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFTFLAGS) 2>&1 | tee .build/test-output.txt; status=$$?; \
-	  scripts/test-summary .build/test-output.txt; exit $$status
+	  node --check clients/js/statehouse.js && node --test --test-reporter=tap Tests/JS/ 2>&1 | tee .build/js-test-output.txt \
+	    || status=1; \
+	  scripts/test-summary .build/test-output.txt .build/js-test-output.txt; exit $$status
 
 # The attacks of docs/security.md replayed against the release server (Tests/Soak/soak.py), each bounded in count and
 # time (a few minutes in all), then the crash test of durable stores (Tests/Soak/crash.py: SIGKILL under load, about

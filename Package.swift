@@ -50,6 +50,10 @@ let package = Package(
         .target(
             name: "StatehouseServer",
             dependencies: ["Locking", "Statehouse", "StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSON", "JSONCoding", "CCrypto", "SQLite"],
+            // The browser client served at /client/statehouse.js, compiled in as bytes (no Bundle, no file read at
+            // run time). Client/statehouse.js is a symlink to clients/js/statehouse.js; ClientScriptTests checks the
+            // served bytes equal that file.
+            resources: [.embedInCode("Client/statehouse.js")],
             swiftSettings: strict
         ),
         // Demo reducers shipped in the default executable.

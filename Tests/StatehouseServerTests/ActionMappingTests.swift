@@ -107,6 +107,9 @@ struct ConfigurationTests {
         #expect(config.stores.map(\.name) == ["counter", "todos", "search"])
         #expect(config.storage?.path == "data/statehouse.sqlite")  // make run is durable (README, .gitignore)
         #expect(config.storage?.sync == .commit)
+        // examples/todo served by `python3 -m http.server 8000` (its README); curl sends no Origin and is unaffected.
+        #expect(config.cors?.allows("http://127.0.0.1:8000") == true)
+        #expect(config.cors?.allows("https://evil.example") == false)
     }
 
     @Test(arguments: [

@@ -14,12 +14,16 @@ final class SSEReader {
     private var buffer: [UInt8] = []
     private var body: [UInt8] = []
 
-    init(port: UInt16, path: String, lastEventID: String? = nil) throws {
+    /// The response head as received (status line and fields, CRLF-separated).
+    private(set) var head = ""
+
+    init(port: UInt16, path: String, lastEventID: String? = nil, fields: [(String, String)] = []) throws {
         socket = try TestSocket(port: port)
         let resume = lastEventID.map { "Last-Event-ID: \($0)\r\n" } ?? ""
-        try socket.send("GET \(path) HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\(resume)\r\n")
-        let head = try readUntil(Array("\r\n\r\n".utf8))
-        let text = String(decoding: head, as: UTF8.self)
+        let extra = fields.map { "\($0.0): \($0.1)\r\n" }.joined()
+        try socket.send("GET \(path) HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\(resume)\(extra)\r\n")
+        let text = String(decoding: try readUntil(Array("\r\n\r\n".utf8)), as: UTF8.self)
+        head = text
         guard text.hasPrefix("HTTP/1.1 200"), text.lowercased().contains("transfer-encoding: chunked"),
             text.lowercased().contains("content-type: text/event-stream")
         else { throw TestFailure("not an SSE response: \(text)") }
@@ -42,6 +46,17 @@ final class SSEReader {
             }
             try readChunk()
         }
+    }
+
+    /// The value of the first response field named `name` (case-insensitive), or nil.
+    func field(_ name: String) -> String? {
+        for line in head.split(separator: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            if line[..<colon].lowercased() == name.lowercased() {
+                return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
     }
 
     func close() { socket.close() }

@@ -3,10 +3,10 @@ import HTTP1
 /// The policy applied to a request: the scope its route needs, the token it presents, and the verdict.
 extension AccessPolicy {
     /// The scope a route needs, on which store (nil: any store the token covers, checked later per store); nil for
-    /// a route open to all (`/healthz`).
+    /// a route open to all (`/healthz`, `/client/statehouse.js`).
     static func requirement(_ route: Route) -> (scope: Scope, store: String?)? {
         switch route {
-        case .health: nil
+        case .health, .clientScript: nil
         case .listStores, .multiplexed: (.read, nil)
         case .readStore(let name), .events(let name), .webSocket(let name), .log(let name): (.read, name)
         case .postAction(let name), .reset(let name): (.write, name)

@@ -3,7 +3,8 @@ import WebSocket
 
 /// Streaming hand-offs: the connection leaves HTTP for a WebSocket session (RFC 6455) or a server-sent event stream.
 extension HTTPSession {
-    /// Hands the connection to an SSE stream (`text/event-stream`); the response never ends by itself.
+    /// Hands the connection to an SSE stream (`text/event-stream`); the response never ends by itself. Its head
+    /// carries the CORS fields of an allowed `Origin`, as every other response does.
     func streamEvents(_ request: HTTPRequest, from store: HostedStore) {
         let stream: StreamRequest
         do {
@@ -16,7 +17,7 @@ extension HTTPSession {
         let session = SSESession(
             connection: connection, connectionID: connectionID, store: store, context: context, channel: stream.channel)
         context.replace(self, with: session)
-        session.start(resume: stream.resume)
+        session.start(resume: stream.resume, fields: corsFields)
     }
 
     /// Completes an RFC 6455 opening handshake (§4.2.2) and hands the socket to a ``WebSocketSession``; anything

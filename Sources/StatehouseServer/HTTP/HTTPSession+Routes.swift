@@ -19,6 +19,8 @@ extension HTTPSession {
         switch route {
         case .health:
             send(Responses.json(200, Array(#"{"status":"ok"}"#.utf8)), keepAlive: request.keepAlive, headOnly: headOnly)
+        case .clientScript:
+            send(ClientScript.response(ifNoneMatch: request.fields["If-None-Match"]), keepAlive: request.keepAlive, headOnly: headOnly)
         case .listStores:
             let visible = context.stores.all.filter { access.allows(.read, on: $0.key) }
             send(Responses.json(200, Self.storeList(visible)), keepAlive: request.keepAlive, headOnly: headOnly)

@@ -15,6 +15,8 @@ enum Route: Equatable {
     case log(String)
     /// `/ws`: one WebSocket for many stores (subscribe/unsubscribe messages).
     case multiplexed
+    /// `GET /client/statehouse.js`: the browser client (public, like `/healthz`).
+    case clientScript
 
     /// Matches `method` and `path` (the target without its query). A known path with the wrong method is a 405
     /// with `Allow`; anything else unknown is a 404 `not_found`.
@@ -62,6 +64,8 @@ enum Route: Equatable {
             return try allow(method == "GET", ["GET"], .multiplexed)
         case 1 where equals(0, "stores"):
             return try allow(readable, ["GET", "HEAD"], .listStores)
+        case 2 where equals(0, "client") && equals(1, "statehouse.js"):
+            return try allow(readable, ["GET", "HEAD"], .clientScript)
         case 2 where named:
             let name = try name()
             switch method {

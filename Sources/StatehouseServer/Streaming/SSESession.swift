@@ -1,3 +1,4 @@
+import HTTP1
 import UVLoop
 
 /// One Server-Sent Events stream of a store (`GET /stores/{name}/events`, `text/event-stream`).
@@ -38,11 +39,13 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
         connection.onWritable = { [unowned self] in drained() }
     }
 
-    /// Sends the response head and the first message, then streams.
-    func start(resume: StreamPosition?) {
+    /// Sends the response head and the first message, then streams. `fields` go into the head too: the CORS
+    /// fields of an allowed `Origin` (without them a browser's `EventSource` from another origin fails).
+    func start(resume: StreamPosition?, fields: [HTTPField] = []) {
         context.loop.assertInLoop()
+        let extra = fields.map { "\($0.name): \($0.value)\r\n" }.joined()
         connection.write(Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-            + "Transfer-Encoding: chunked\r\n\r\n").utf8))
+            + extra + "Transfer-Encoding: chunked\r\n\r\n").utf8))
         let (first, version) = store.fanout.subscribe(self, from: resume)
         cursor.lastSent = StreamPosition(epoch: store.fanout.epoch, version: version)
         if let first { send(first) }

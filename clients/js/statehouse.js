@@ -866,7 +866,7 @@ class Client {
     if (pending) this.settle(pending, null, outcome);
   }
 
-  /** An `error` message: an action's (with `ref`), else a subscription's (no `sub` on the wire: the oldest waiting). */
+  /** An `error` message: an action's (with `ref`), else a subscription's (with `sub`, docs/protocol.md). */
   errorMessage(message) {
     const error = new StatehouseError(message.code ?? 'error', message.message ?? 'The server sent an error.');
     if (message.ref !== undefined) {
@@ -874,15 +874,11 @@ class Client {
       if (pending) this.settle(pending, error);
       return;
     }
-    if (!['store_not_found', 'forbidden', 'invalid_query'].includes(message.code)) return;
-    for (const store of this.stores) {
-      if (store.awaitingSnapshot) {
-        store.awaitingSnapshot = false;
-        store.error = error;
-        this.checkSynced();
-        return;
-      }
-    }
+    const store = message.sub !== undefined ? this.storeBySub(message.sub) : undefined;
+    if (!store) return;
+    store.awaitingSnapshot = false;
+    store.error = error;
+    this.checkSynced();
   }
 
   /** Resolves (error null) or rejects one pending action and forgets it. */

@@ -11,8 +11,9 @@ Commands, one per line on stdin; each is answered, once in effect, by one line s
                              address)                                             -> ok upstream <port>
     cut                      reset every open connection now (SO_LINGER 0 on both sockets, so both peers see a
                              TCP RST, not a FIN)                                  -> ok cut <count>
-    stall <ms>               stop forwarding, both ways, on every open connection for <ms> milliseconds
-                                                                                  -> ok stall <count> <ms>
+    stall <ms> [up|down]     stop forwarding on every open connection for <ms> milliseconds, both ways, or only
+                             client -> upstream (up) or upstream -> client (down: the request arrives, the answer
+                             waits)                                               -> ok stall <count> <ms>
     chaos <seed> <min> <max> from now, every <min>..<max> ms (uniform, from random.Random(seed)), cut (3 times in 4)
                              or stall for <min>..<max> ms (1 time in 4) one random open connection
                                                                                   -> ok chaos <seed> <min> <max>
@@ -58,8 +59,31 @@ def reset(writer):
     writer.transport.abort()
 
 
+class Gate:
+    """Open, or closed until a moment (a later stall extends it; an earlier one changes nothing)."""
+
+    def __init__(self):
+        self.open = asyncio.Event()
+        self.open.set()
+        self.until = 0.0
+
+    def close_for(self, ms):
+        loop = asyncio.get_running_loop()
+        until = loop.time() + ms / 1000
+        if until <= self.until:
+            return
+        self.until = until
+        self.open.clear()
+        loop.call_at(until, self._reopen)
+
+    def _reopen(self):
+        if asyncio.get_running_loop().time() >= self.until - 0.0005:
+            self.open.set()
+
+
 class Connection:
-    """One proxied connection: two pumps (client -> upstream, upstream -> client), a gate that stalls them both.
+    """One proxied connection: two pumps (client -> upstream "up", upstream -> client "down"), each behind a gate
+    that a stall closes for a while.
 
     States: open -> (closed | cut). `closed`: both directions reached EOF (each EOF is passed on as a half-close);
     `cut`: both sockets reset. An error on either socket resets both (the proxy never hides a failure).
@@ -69,24 +93,22 @@ class Connection:
         self.number = number
         self.client_reader, self.client_writer = client
         self.upstream_reader, self.upstream_writer = upstream
-        self.flowing = asyncio.Event()
-        self.flowing.set()
-        self.stall_until = 0.0
+        self.gates = {"up": Gate(), "down": Gate()}
         self.ended = False
         self.tasks = []
 
     def start(self, on_end):
         loop = asyncio.get_running_loop()
-        self.tasks = [loop.create_task(self._pump(self.client_reader, self.upstream_writer)),
-                      loop.create_task(self._pump(self.upstream_reader, self.client_writer))]
+        self.tasks = [loop.create_task(self._pump(self.client_reader, self.upstream_writer, self.gates["up"])),
+                      loop.create_task(self._pump(self.upstream_reader, self.client_writer, self.gates["down"]))]
         both = asyncio.gather(*self.tasks, return_exceptions=True)
         both.add_done_callback(lambda _: on_end(self))
 
-    async def _pump(self, reader, writer):
+    async def _pump(self, reader, writer, gate):
         try:
             while True:
                 data = await reader.read(CHUNK_BYTES)
-                await self.flowing.wait()
+                await gate.open.wait()
                 if not data:
                     if writer.can_write_eof():
                         writer.write_eof()
@@ -96,18 +118,9 @@ class Connection:
         except (ConnectionError, OSError):
             self.cut(event="reset")
 
-    def stall(self, ms):
-        loop = asyncio.get_running_loop()
-        until = loop.time() + ms / 1000
-        if until <= self.stall_until:
-            return
-        self.stall_until = until
-        self.flowing.clear()
-        loop.call_at(until, self._maybe_resume)
-
-    def _maybe_resume(self):
-        if asyncio.get_running_loop().time() >= self.stall_until - 0.0005:
-            self.flowing.set()
+    def stall(self, ms, directions=("up", "down")):
+        for direction in directions:
+            self.gates[direction].close_for(ms)
 
     def cut(self, event="cut"):
         """Resets both sockets once; `event` names why in the line printed (`cut`, or `reset` when a peer did)."""
@@ -170,9 +183,9 @@ class Proxy:
             self.open.pop(connection.number, None)
         return count
 
-    def stall_all(self, ms):
+    def stall_all(self, ms, directions):
         for connection in list(self.open.values()):
-            connection.stall(ms)
+            connection.stall(ms, directions)
             say(f"stall {connection.number} {ms}")
         return len(self.open)
 
@@ -208,9 +221,10 @@ class Proxy:
                 say(f"ok upstream {self.upstream_port}")
             elif name == "cut" and not arguments:
                 say(f"ok cut {self.cut_all()}")
-            elif name == "stall" and len(arguments) == 1:
+            elif name == "stall" and len(arguments) in (1, 2) and arguments[1:] in ([], ["up"], ["down"]):
                 ms = int(arguments[0])
-                say(f"ok stall {self.stall_all(ms)} {ms}")
+                directions = arguments[1:] or ["up", "down"]
+                say(f"ok stall {self.stall_all(ms, directions)} {ms}")
             elif name == "chaos" and len(arguments) == 3:
                 seed, low, high = (int(value) for value in arguments)
                 if not 0 < low <= high:

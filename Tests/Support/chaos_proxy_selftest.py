@@ -5,15 +5,12 @@ Prints one line per check, then "chaos proxy: N passed, M failed"; exits 1 if an
 deadline (a proxy that hangs fails the check, it does not hang the run).
 """
 
-import queue
 import socket
-import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+from chaos_control import ProxyProcess
 
 
 class EchoServer:
@@ -48,65 +45,6 @@ class EchoServer:
         except OSError:
             pass
         self.listener.close()
-
-
-class ProxyProcess:
-    def __init__(self, upstream):
-        self.process = subprocess.Popen([sys.executable, str(HERE / "chaos_proxy.py"), "--upstream", str(upstream)],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        first = self.next_line(10)
-        if not first.startswith("listening "):
-            raise RuntimeError(f"chaos proxy did not start: {first!r}")
-        self.port = int(first.split()[1])
-        self.seen = []
-
-    def _read(self):
-        for line in self.process.stdout:
-            self.lines.put(line.strip())
-        self.lines.put(None)
-
-    def next_line(self, timeout_s=5):
-        try:
-            line = self.lines.get(timeout=timeout_s)
-        except queue.Empty:
-            return "(no line in time)"
-        return "(proxy exited)" if line is None else line
-
-    def command(self, text, timeout_s=5):
-        """Sends a command; returns the event lines printed before its `ok` (or `error`) answer, and that answer."""
-        self.process.stdin.write(text + "\n")
-        self.process.stdin.flush()
-        events = []
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            line = self.next_line(max(0.01, deadline - time.monotonic()))
-            self.seen.append(line)
-            if line.startswith(("ok", "error", "(")):
-                return events, line
-            events.append(line)
-        return events, "(no answer in time)"
-
-    def wait_for(self, prefix, timeout_s=5):
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            line = self.next_line(max(0.01, deadline - time.monotonic()))
-            self.seen.append(line)
-            if line.startswith(prefix):
-                return line
-        return None
-
-    def stop(self):
-        if self.process.poll() is None:
-            try:
-                self.process.stdin.write("quit\n")
-                self.process.stdin.flush()
-                return self.process.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                self.process.kill()
-                self.process.wait()
-        return self.process.returncode
 
 
 def dial(port):
@@ -172,6 +110,19 @@ def main():
         sock.close()
         check(proxy.wait_for("close ") == "close 2", "a connection the client ends prints `close 2`")
 
+        sock = dial(proxy.port)
+        receive(sock, 1)
+        proxy.wait_for("open ")
+        _, answer = proxy.command("stall 300 down")
+        started = time.monotonic()
+        sock.sendall(b"y")
+        echoed = receive(sock, 1)
+        waited = time.monotonic() - started
+        check(answer == "ok stall 1 300" and echoed == b"y" and waited >= 0.25,
+              f"stall down holds the answers ({answer}, {waited:.3f} s)")
+        sock.close()
+        proxy.wait_for("close ")
+
         _, answer = proxy.command(f"upstream {second.port}")
         check(answer == f"ok upstream {second.port}", "upstream answers")
         sock = dial(proxy.port)
@@ -222,7 +173,9 @@ def main():
             proxy.process.wait()
         first.close()
         second.close()
-    print(f"chaos proxy: {passed} passed, {len(failed)} failed", flush=True)
+    print(f"chaos proxy: {passed} checks passed, {len(failed)} failed", flush=True)
+    # The self-test is one test in `make test`'s summary (scripts/test-summary reads this line).
+    print(f"chaos proxy tests: {0 if failed else 1} passed, {1 if failed else 0} failed", flush=True)
     return 1 if failed else 0
 
 

@@ -61,7 +61,8 @@ class Browser:
         arguments = [
             CHROMIUM, "--headless=new", "--no-sandbox", "--remote-debugging-port=0", f"--user-data-dir={profile}",
             "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--disable-gpu",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-background-networking", "--disable-breakpad", "--disable-crash-reporter",
+            "--disable-component-update", "--disable-sync",
             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
             "--disable-backgrounding-occluded-windows", "--disable-dev-shm-usage", "--mute-audio",
             f"--window-size={width},{height}", "about:blank",

@@ -330,7 +330,8 @@ async def cut_during_send(context):
                         ".then((ack) => ({ ack }), (error) => ({ error: error.code + ': ' + error.message })); 0")
     await poll(lambda: read_store(server.port, "counter")["version"] == 1, 10, "the server to apply the action")
     _, answer = proxy.command("cut")
-    expect(answer == "ok cut 1", f"the proxy cut the page's connection ({answer})")
+    # The page's WebSocket, and the keep-alive connection that fetched the module if still open.
+    expect(answer.startswith("ok cut ") and int(answer.split()[2]) >= 1, f"the proxy cut the connections ({answer})")
     outcome = await page.evaluate("held")
     expect("ack" in outcome and outcome["ack"]["version"] == 1 and outcome["ack"].get("replayed") is True,
            f"the send resolves with version 1, replayed: {outcome}")
@@ -510,7 +511,7 @@ async def todo_example(context):
            f"the server holds the three items, the first done: {state}")
     target = SCREENSHOT if os.environ.get("SCREENSHOT") == "1" else Path(tempfile.mkdtemp()) / "todo-example.png"
     target.parent.mkdir(parents=True, exist_ok=True)
-    await b.screenshot(str(target))
+    await b.screenshot(str(target), width=640, height=460)
     expect(target.stat().st_size > 1000, f"the screenshot was written ({target})")
     if target != SCREENSHOT:
         shutil.rmtree(target.parent, ignore_errors=True)

@@ -253,8 +253,12 @@ class Page:
                 raise BrowserError(f"timed out after {timeout_s} s waiting for {what} (last value: {value!r})")
             await asyncio.sleep(interval_s)
 
-    async def screenshot(self, path):
-        """Page.captureScreenshot as PNG, written to `path`."""
+    async def screenshot(self, path, width=None, height=None):
+        """Page.captureScreenshot as PNG, written to `path`; `width`×`height` (CSS pixels) resizes the viewport first
+        (Emulation.setDeviceMetricsOverride)."""
+        if width and height:
+            await self.send("Emulation.setDeviceMetricsOverride",
+                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
         result = await self.send("Page.captureScreenshot", {"format": "png"})
         with open(path, "wb") as file:
             file.write(base64.b64decode(result["data"]))

@@ -29,15 +29,21 @@ $(PYTHON_STAMP): Tests/Python/requirements.txt
 
 # First scripts/check-architecture (docs/architecture.md's module graph against Package.swift and the imports; under a
 # second), then unit and integration tests (Swift Testing; XCTest is unused), then the browser client's pure parts
-# under node's built-in runner (Tests/JS, TAP), then a plain "N passed, M failed" line counting both.
+# under node's built-in runner (Tests/JS, TAP), then the chaos proxy's self-test (Tests/Support) and the browser
+# client's tests in headless Chromium (Tests/Browser, under 2 minutes; SCREENSHOT=1 also rewrites
+# docs/images/todo-example.png), then a plain "N passed, M failed" line over all of them.
 # SWIFTFLAGS adds build flags (.ci/run passes -Xswiftc -warnings-as-errors).
 SWIFTFLAGS ?=
 test: bootstrap venv
 	@SWIFT=$(SWIFT) scripts/check-architecture
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
-	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFTFLAGS) 2>&1 | tee .build/test-output.txt; status=$$?; \
+	@set -o pipefail; status=0; \
+	  $(SWIFT) test --skip-build $(SWIFTFLAGS) 2>&1 | tee .build/test-output.txt || status=1; \
 	  node --check clients/js/statehouse.js && node --test --test-reporter=tap Tests/JS/ 2>&1 | tee .build/js-test-output.txt \
 	    || status=1; \
+	  $(VENV)/bin/python Tests/Support/chaos_proxy_selftest.py 2>&1 | tee -a .build/test-output.txt || status=1; \
+	  $(VENV)/bin/python Tests/Browser/browser_tests.py --binary "$$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/statehouse" \
+	    2>&1 | tee -a .build/test-output.txt || status=1; \
 	  scripts/test-summary .build/test-output.txt .build/js-test-output.txt; exit $$status
 
 # The attacks of docs/security.md replayed against the release server (Tests/Soak/soak.py), each bounded in count and

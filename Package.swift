@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "StatehouseTesting", dependencies: ["Locking", "StatehouseCore"], swiftSettings: strict),
         // libuv event loop, TCP and the one thread-safe door into the loop.
         .target(name: "UVLoop", dependencies: ["Locking", "CLibUV"], swiftSettings: strict),
-        // HTTP/1.1 request parsing (llhttp) and response encoding.
+        // HTTP/1.1 request parsing (llhttp) and response encoding; a client's response parsing.
         .target(name: "HTTP1", dependencies: ["CLLHTTP"], swiftSettings: strict),
         // RFC 6455 framing, handshake and UTF-8 validation.
         .target(name: "WebSocket", dependencies: ["CCrypto"], swiftSettings: strict),

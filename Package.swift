@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "StatehouseCore", targets: ["StatehouseCore"]),
         .library(name: "StatehouseServer", targets: ["StatehouseServer"]),
         .library(name: "StatehouseTesting", targets: ["StatehouseTesting"]),
+        .library(name: "StatehouseClient", targets: ["StatehouseClient"]),
     ],
     targets: [
         // C libraries from Debian, each behind a thin shim (scripts/bootstrap installs them).
@@ -50,6 +51,12 @@ let package = Package(
         .target(
             name: "StatehouseServer",
             dependencies: ["Locking", "Statehouse", "StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSON", "JSONCoding", "CCrypto", "SQLite"],
+            swiftSettings: strict
+        ),
+        // The Swift client library: one WebSocket per server on the project's own transport (no Foundation networking).
+        .target(
+            name: "StatehouseClient",
+            dependencies: ["Locking", "Statehouse", "StatehouseCore", "JSON", "JSONCoding", "UVLoop", "HTTP1", "WebSocket"],
             swiftSettings: strict
         ),
         // Demo reducers shipped in the default executable.
@@ -92,6 +99,14 @@ let package = Package(
             name: "StatehouseServerTests",
             dependencies: ["Locking", 
                 "StatehouseServer", "Statehouse", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop", "JSON", "SQLite", "WebSocket",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StatehouseClientTests",
+            dependencies: [
+                "StatehouseClient", "StatehouseServer", "Statehouse", "DemoReducers", "StatehouseTestClients", "UVLoop", "JSON",
+                "Locking",
             ],
             swiftSettings: strict
         ),

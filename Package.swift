@@ -106,7 +106,7 @@ let package = Package(
             name: "StatehouseClientTests",
             dependencies: [
                 "StatehouseClient", "StatehouseServer", "Statehouse", "DemoReducers", "StatehouseTestClients", "UVLoop", "JSON",
-                "Locking",
+                "Locking", "WebSocket",
             ],
             swiftSettings: strict
         ),

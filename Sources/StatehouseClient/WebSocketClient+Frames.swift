@@ -8,9 +8,9 @@ extension WebSocketClient {
     /// the next is read), until they are used up or TCP was dropped.
     func readFrames(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
-        repeat {
+        while offset < bytes.count, !isDropped {
             perform { machine, actions in machine.read(bytes, from: &offset, now: loop.now, into: &actions) }
-        } while offset < bytes.count && !isDropped
+        }
     }
 
     /// TCP ended: the server's FIN (or a socket error).

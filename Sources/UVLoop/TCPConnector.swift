@@ -161,7 +161,10 @@ public final class TCPConnector: @unchecked Sendable {
             return finish(.success(connection))
         }
         connection.close()
-        lastError = UVError(operation: "uv_tcp_connect", code: status)
+        let error = UVError(operation: "uv_tcp_connect", code: status)
+        // Cancelled from outside (the loop is stopping and closed the socket): no further attempt.
+        if status == Int32(UV_ECANCELED.rawValue) { return finish(.failure(error)) }
+        lastError = error
         tryNextAddress()
     }
 

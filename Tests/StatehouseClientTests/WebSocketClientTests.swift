@@ -255,3 +255,62 @@ func jsonObject(_ text: String) throws -> [String: Any] {
     }
     return object
 }
+
+/// Behaviour only a scripted server shows: frames right behind the 101, EOF without a Close, a binary message, and a
+/// server that goes silent (no pong).
+@Suite(.timeLimit(.minutes(1)))
+struct WebSocketClientScriptedTests {
+    @Test func framesBehindThe101AreDeliveredAfterOnOpen() async throws {
+        let loop = try ClientLoop()
+        defer { loop.stop() }
+        let port = try ScriptedServer.listen(
+            on: loop.loop, afterHead: ScriptedServer.frame(opcode: 1, Array("one".utf8)) + ScriptedServer.frame(opcode: 1, Array("two".utf8)))
+        let (_, probe) = try loop.client(endpoint: ServerEndpoint(host: "127.0.0.1", port: port))
+        #expect(try await probe.wait { $0.count >= 3 })
+        #expect(probe.snapshot == [.opened, .text("one"), .text("two")])
+    }
+
+    @Test func eofWithoutACloseFails() async throws {
+        let loop = try ClientLoop()
+        defer { loop.stop() }
+        let port = try ScriptedServer.listen(on: loop.loop, then: { $0.closeAfterWrites() })
+        let (_, probe) = try loop.client(endpoint: ServerEndpoint(host: "127.0.0.1", port: port))
+        #expect(try await probe.ended() == .failed("the server ended the connection without a Close frame"))
+        #expect(probe.snapshot.first == .opened)
+    }
+
+    /// A binary message fails the connection with 1003 (RFC 6455 §7.4.1): the client's Close says so.
+    @Test func aBinaryMessageFailsWith1003() async throws {
+        let loop = try ClientLoop()
+        defer { loop.stop() }
+        let frames = ClientProbe()
+        let port = try ScriptedServer.listen(
+            on: loop.loop, afterHead: ScriptedServer.frame(opcode: 2, [1, 2, 3]),
+            onFrames: { bytes in frames.record(.text(bytes.map { String($0, radix: 16) }.joined(separator: " "))) })
+        let (_, probe) = try loop.client(endpoint: ServerEndpoint(host: "127.0.0.1", port: port))
+        guard case .failed(let sentence) = try await probe.ended() else {
+            Issue.record("expected .failed, got \(probe.snapshot)")
+            return
+        }
+        #expect(sentence.hasPrefix("the WebSocket failed with close code 1003"), "\(sentence)")
+        #expect(probe.texts.isEmpty)
+        // The Close frame went out masked (0x88, mask bit set) before TCP closed.
+        #expect(try await frames.wait { $0.contains { if case .text(let hex) = $0 { hex.hasPrefix("88 ") } else { false } } })
+    }
+
+    /// Liveness (RFC 6455 §5.5.2): a ping after `pingIntervalMs` of silence; nothing back within `pongTimeoutMs` fails.
+    @Test func aSilentServerIsDroppedAfterThePongTimeout() async throws {
+        let loop = try ClientLoop()
+        defer { loop.stop() }
+        let frames = ClientProbe()
+        let port = try ScriptedServer.listen(
+            on: loop.loop, onFrames: { bytes in frames.record(.text(String(bytes.first ?? 0, radix: 16))) })
+        let started = ContinuousClock.now
+        let (_, probe) = try loop.client(
+            endpoint: ServerEndpoint(host: "127.0.0.1", port: port),
+            configuration: .init(pingIntervalMs: 100, pongTimeoutMs: 100))
+        #expect(try await probe.ended() == .failed("the server sent nothing for 100 ms after a ping"))
+        #expect(ContinuousClock.now - started >= .milliseconds(200))
+        #expect(frames.texts.first == "89")  // a Ping, FIN set
+    }
+}

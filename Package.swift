@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "StatehouseCore", targets: ["StatehouseCore"]),
         .library(name: "StatehouseServer", targets: ["StatehouseServer"]),
         .library(name: "StatehouseTesting", targets: ["StatehouseTesting"]),
+        .library(name: "StatehouseClient", targets: ["StatehouseClient"]),
     ],
     targets: [
         // C libraries from Debian, each behind a thin shim (scripts/bootstrap installs them).
@@ -36,7 +37,7 @@ let package = Package(
         .target(name: "StatehouseTesting", dependencies: ["Locking", "StatehouseCore"], swiftSettings: strict),
         // libuv event loop, TCP and the one thread-safe door into the loop.
         .target(name: "UVLoop", dependencies: ["Locking", "CLibUV"], swiftSettings: strict),
-        // HTTP/1.1 request parsing (llhttp) and response encoding.
+        // HTTP/1.1 request parsing (llhttp) and response encoding; a client's response parsing.
         .target(name: "HTTP1", dependencies: ["CLLHTTP"], swiftSettings: strict),
         // RFC 6455 framing, handshake and UTF-8 validation.
         .target(name: "WebSocket", dependencies: ["CCrypto"], swiftSettings: strict),
@@ -54,6 +55,12 @@ let package = Package(
             // run time). Client/statehouse.js is a symlink to clients/js/statehouse.js; ClientScriptTests checks the
             // served bytes equal that file.
             resources: [.embedInCode("Client/statehouse.js")],
+            swiftSettings: strict
+        ),
+        // The Swift client library: one WebSocket per server on the project's own transport (no Foundation networking).
+        .target(
+            name: "StatehouseClient",
+            dependencies: ["Locking", "Statehouse", "StatehouseCore", "JSON", "JSONCoding", "UVLoop", "HTTP1", "WebSocket"],
             swiftSettings: strict
         ),
         // Demo reducers shipped in the default executable.
@@ -96,6 +103,14 @@ let package = Package(
             name: "StatehouseServerTests",
             dependencies: ["Locking", 
                 "StatehouseServer", "Statehouse", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop", "JSON", "SQLite", "WebSocket",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StatehouseClientTests",
+            dependencies: [
+                "StatehouseClient", "StatehouseServer", "Statehouse", "DemoReducers", "StatehouseTestClients", "UVLoop", "JSON",
+                "Locking", "WebSocket",
             ],
             swiftSettings: strict
         ),

@@ -40,3 +40,33 @@ static inline int cuv_tcp_kernel_unsent_bytes(uv_tcp_t *t) {
     int bytes = 0;
     return ioctl(fd, SIOCOUTQNSD, &bytes) == 0 ? bytes : -errno;
 }
+#include <netdb.h>
+#include <string.h>
+/* Starts resolving `node` for a TCP connection (any address family, SOCK_STREAM) on libuv's thread pool. */
+static inline int cuv_getaddrinfo_tcp(uv_loop_t *loop, uv_getaddrinfo_t *req, uv_getaddrinfo_cb cb, const char *node) {
+    struct addrinfo hints;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_protocol = IPPROTO_TCP;
+    return uv_getaddrinfo(loop, req, cb, node, NULL, &hints);
+}
+/* Copies one resolved address (IPv4 or IPv6) into `out` with `port` (host byte order); returns 0, or UV_EAI_FAMILY
+   for any other family. */
+static inline int cuv_addrinfo_copy(const struct addrinfo *info, int port, struct sockaddr_storage *out) {
+    memset(out, 0, sizeof *out);
+    if (info->ai_family == AF_INET && info->ai_addrlen <= sizeof *out) {
+        memcpy(out, info->ai_addr, info->ai_addrlen);
+        ((struct sockaddr_in *)out)->sin_port = htons((uint16_t)port);
+        return 0;
+    }
+    if (info->ai_family == AF_INET6 && info->ai_addrlen <= sizeof *out) {
+        memcpy(out, info->ai_addr, info->ai_addrlen);
+        ((struct sockaddr_in6 *)out)->sin6_port = htons((uint16_t)port);
+        return 0;
+    }
+    return UV_EAI_FAMILY;
+}
+static inline const struct sockaddr *cuv_sockaddr_storage_as_sockaddr(const struct sockaddr_storage *a) {
+    return (const struct sockaddr *)a;
+}

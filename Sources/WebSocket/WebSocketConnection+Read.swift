@@ -35,8 +35,9 @@ extension WebSocketConnection {
                     payload.withUnsafeBytes { actions.append(.write(frame(.pong, payload: $0))) }
                 case .pong:
                     break  // any input already counted as a sign of life (§5.5.3: unsolicited pongs are fine)
-                case .close(let code, _):
+                case .close(let code, let reason):
                     offset = bytes.count
+                    receivedClose = ReceivedClose(code: code, reason: reason)
                     return peerClosed(code: code, into: &actions)
                 }
             }

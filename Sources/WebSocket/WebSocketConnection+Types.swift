@@ -120,6 +120,19 @@ extension WebSocketConnection {
         }
     }
 
+    /// The peer's Close frame (§5.5.1, §7.1.5–§7.1.6): its status code (nil when it carried none) and reason.
+    public struct ReceivedClose: Sendable, Equatable {
+        /// The close code, nil for a Close without a body (the connection close code is then 1005, §7.1.5).
+        public var code: UInt16?
+        /// The close reason, UTF-8 (checked), may be empty.
+        public var reason: String
+
+        public init(code: UInt16?, reason: String) {
+            self.code = code
+            self.reason = reason
+        }
+    }
+
     /// Where a client's masking keys come from (§5.3; a server sends unmasked frames and uses none).
     public enum MaskingKeys: Sendable, Equatable {
         /// A fresh key from the system's random source for every frame (what §5.3 asks for).

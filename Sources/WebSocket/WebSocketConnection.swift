@@ -66,6 +66,9 @@ public struct WebSocketConnection: Sendable {
     var keepAlive = KeepAlive()
     /// Where masking keys for our frames come from (client role only).
     var maskingKeys: MaskingKeys
+    /// The peer's Close, once one was read (in any state that reads: `open` or `closeSent`); nil before. An adapter
+    /// reports it when the connection ends (a client learns of the end only at EOF, in `awaitingEOF`).
+    public internal(set) var receivedClose: ReceivedClose?
 
     /// Creates an open connection (the opening handshake is done).
     /// - Parameters:

@@ -126,3 +126,25 @@ import WebSocket
         ])
     }
 }
+
+/// The peer's Close is kept (code and reason) for the adapter: a client hears of the end only at the server's EOF.
+@Suite struct ReceivedCloseTests {
+    @Test func theClientKeepsTheServersCodeAndReasonUntilEOF() {
+        var machine = openMachine(.client, liveness: false)
+        #expect(machine.receivedClose == nil)
+        let close = peerFrame(to: .client, .close, WebSocketFrameEncoder.closePayload(code: .goingAway, reason: "shutting down"))
+        _ = machine.feed(close)
+        #expect(machine.state == .awaitingEOF)
+        #expect(machine.receivedClose == .init(code: 1001, reason: "shutting down"))
+        var actions: [Action] = []
+        machine.peerEnded(into: &actions)
+        #expect(machine.state == .closed)
+        #expect(machine.receivedClose?.code == 1001)
+    }
+
+    @Test func aCloseWithoutBodyHasNoCode() {
+        var machine = openMachine(.client, liveness: false)
+        _ = machine.feed(peerFrame(to: .client, .close, []))
+        #expect(machine.receivedClose == .init(code: nil, reason: ""))
+    }
+}

@@ -37,7 +37,13 @@ extension JSONPatch {
     ///   (and the operation's index) for a non-array document, a non-object element, an unknown `op`, or a missing,
     ///   non-string or invalid (RFC 6901) `path`/`from`, or a missing `value`.
     public static func parse(_ bytes: some Collection<UInt8>) throws -> [JSONPatchOperation] {
-        guard case .array(let elements) = try JSONValue(parsing: bytes) else {
+        try parse(try JSONValue(parsing: bytes))
+    }
+
+    /// Reads an RFC 6902 §3 patch document already parsed (e.g. the `ops` of a stream message).
+    /// - Throws: `JSONPatchError` with reason `.malformedOperation` as the bytes form of `parse` describes.
+    public static func parse(_ document: JSONValue) throws(JSONPatchError) -> [JSONPatchOperation] {
+        guard case .array(let elements) = document else {
             throw JSONPatchError(operationIndex: 0, pointer: "", reason: .malformedOperation("patch is not an array"))
         }
         var operations: [JSONPatchOperation] = []

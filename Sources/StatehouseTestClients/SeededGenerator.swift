@@ -3,7 +3,7 @@
 ///
 /// ## Thread safety
 /// A value type; each test owns its own.
-public struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// A generator whose sequence is fixed by `seed`.

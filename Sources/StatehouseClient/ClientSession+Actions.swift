@@ -1,0 +1,50 @@
+extension ClientSession {
+    /// Queues an action for `store`: written now when live, else once a connection opens (in order). Returns its
+    /// sequence number, which names it in ``Output/completed(seq:_:)``; when ``maxQueuedActions`` actions already
+    /// await their ack it completes at once with ``ClientError/queueFull(limit:)``.
+    /// - Parameters:
+    ///   - id: the idempotency key (1–255 printable ASCII bytes), kept for every retry of this action.
+    ///   - body: the action as an FSA JSON object.
+    ///   - settleTimeoutMs: ack only once the action and its effects settled (ms, 0…600,000), or nil.
+    package mutating func send(
+        store: String, id: String, body: [UInt8], settleTimeoutMs: Int?, into outputs: inout [Output]
+    ) -> UInt64 {
+        let seq = nextSeq
+        nextSeq += 1
+        guard phase != .closed else {
+            outputs.append(.completed(seq: seq, .failure(.closed)))
+            return seq
+        }
+        guard pending.count < maxQueuedActions else {
+            outputs.append(.completed(seq: seq, .failure(.queueFull(limit: maxQueuedActions))))
+            return seq
+        }
+        var action = PendingAction(seq: seq, store: store, id: id, body: body, settleTimeoutMs: settleTimeoutMs)
+        if phase == .live {
+            action.written = true
+            outputs.append(.write(Self.actionMessage(action)))
+        }
+        pending.append(action)
+        return seq
+    }
+
+    /// The ack timer of `seq` fired: it fails with ``ClientError/timedOut(id:afterMs:)`` and is not sent again.
+    package mutating func ackTimedOut(seq: UInt64, afterMs: Int, into outputs: inout [Output]) {
+        guard let index = pending.firstIndex(where: { $0.seq == seq }) else { return }
+        let action = pending.remove(at: index)
+        outputs.append(.completed(seq: seq, .failure(.timedOut(id: action.id, afterMs: afterMs))))
+    }
+
+    /// Completes the pending action with `ref` (its sequence number as text), if there is one.
+    mutating func complete(ref: String, with result: Result<Ack, ClientError>, into outputs: inout [Output]) {
+        guard let seq = UInt64(ref), let index = pending.firstIndex(where: { $0.seq == seq }) else { return }
+        pending.remove(at: index)
+        outputs.append(.completed(seq: seq, result))
+    }
+
+    /// The idempotency key of the pending action with `ref`.
+    func pendingID(ref: String) -> String? {
+        guard let seq = UInt64(ref) else { return nil }
+        return pending.first { $0.seq == seq }?.id
+    }
+}

@@ -1,0 +1,82 @@
+import JSON
+import JSONCoding
+import Locking
+import Statehouse
+
+/// What a ``RemoteStore`` shows: its newest snapshot, decoded from the JSON its subscription holds, and who watches it.
+/// The connection delivers into it (``SubscriptionSink``); the store and its callers read it from any thread.
+///
+/// It holds no reference to its store or server, so dropping a ``RemoteStore`` releases it (its `deinit`
+/// unsubscribes).
+///
+/// ## Thread safety
+/// Thread-safe: state behind one `Locked`; deliveries come from the connection's loop thread, one at a time, so
+/// observers are called in version order.
+final class StoreView<R: ServableReducer>: SubscriptionSink {
+    struct Watchers {
+        var snapshot: Snapshot<R.State>?
+        var epoch: String?
+        var ending: ClientError?
+        var key: Int?
+        var nextToken: UInt64 = 0
+        var observers: [UInt64: @Sendable (Snapshot<R.State>) -> Void] = [:]
+        var streams: [UInt64: AsyncStream<Snapshot<R.State>>.Continuation] = [:]
+        var eventWatchers: [UInt64: @Sendable (JSONValue) -> Void] = [:]
+        var firstWaiters: [CheckedContinuation<Snapshot<R.State>, any Error>] = []
+
+        mutating func token() -> UInt64 {
+            nextToken += 1
+            return nextToken
+        }
+    }
+    let watchers = Locked(Watchers())
+    let name: String
+
+    init(name: String) { self.name = name }
+
+    func deliver(epoch: String, version: UInt64, state: JSONValue, patch: [JSONPatchOperation]?) {
+        let decoded: R.State
+        do {
+            decoded = try JSONValueDecoder().decode(R.State.self, from: state)
+        } catch {
+            // The server's state is not this reducer's: keep the last good one; waiters learn why.
+            let failure = ClientError.decoding(
+                "The state of store \"\(name)\" at version \(version) does not decode as \(R.State.self): \(error). Check that the server hosts it with \(R.self).")
+            let waiters = watchers.withLock { watchers -> [CheckedContinuation<Snapshot<R.State>, any Error>] in
+                defer { watchers.firstWaiters.removeAll() }
+                return watchers.firstWaiters
+            }
+            for waiter in waiters { waiter.resume(throwing: failure) }
+            return
+        }
+        let snapshot = Snapshot(version: version, state: decoded)
+        let (observers, waiters) = watchers.withLock { watchers in
+            watchers.snapshot = snapshot
+            watchers.epoch = epoch
+            for stream in watchers.streams.values { stream.yield(snapshot) }
+            defer { watchers.firstWaiters.removeAll() }
+            return (Array(watchers.observers.values), watchers.firstWaiters)
+        }
+        for waiter in waiters { waiter.resume(returning: snapshot) }
+        for observer in observers { observer(snapshot) }
+    }
+
+    func deliver(event: JSONValue) {
+        let eventWatchers = watchers.withLock { Array($0.eventWatchers.values) }
+        for watcher in eventWatchers { watcher(event) }
+    }
+
+    func end(_ error: ClientError) {
+        let waiters = watchers.withLock { watchers -> [CheckedContinuation<Snapshot<R.State>, any Error>] in
+            guard watchers.ending == nil else { return [] }
+            watchers.ending = error
+            for stream in watchers.streams.values { stream.finish() }
+            watchers.streams.removeAll()
+            watchers.observers.removeAll()
+            watchers.eventWatchers.removeAll()
+            defer { watchers.firstWaiters.removeAll() }
+            return watchers.firstWaiters
+        }
+        for waiter in waiters { waiter.resume(throwing: error) }
+    }
+}

@@ -53,7 +53,7 @@ extension RemoteStore {
 extension RemoteStore where R.Event: Decodable {
     /// The events the store's reducer emits from now on, decoded as `R.Event` (events are not replayed: those emitted
     /// while disconnected are not seen). Buffers up to 1,024 unread events, dropping the oldest past that.
-    /// An event that does not decode is skipped.
+    /// An event that does not decode is skipped. It finishes when the store is closed, deleted, or its server closed.
     public func events() -> AsyncStream<R.Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: R.Event.self, bufferingPolicy: .bufferingNewest(1_024))
         let token = view.watchers.withLock { watchers -> UInt64? in
@@ -62,11 +62,11 @@ extension RemoteStore where R.Event: Decodable {
                 return nil
             }
             let token = watchers.token()
-            watchers.eventWatchers[token] = { value in
-                if let event = try? FluxStandardAction<R.Event>.decode(value) {
-                    continuation.yield(event)
-                }
-            }
+            watchers.eventWatchers[token] = (
+                deliver: { value in
+                    if let event = try? FluxStandardAction<R.Event>.decode(value) { continuation.yield(event) }
+                },
+                finish: { continuation.finish() })
             return token
         }
         if let token {

@@ -15,13 +15,16 @@ final class StatusBoard: Sendable {
     var status: ConnectionStatus { board.withLock { $0.status } }
 
     func publish(_ status: ConnectionStatus) {
-        board.withLock { board in
+        // Yielded under the lock, so every watcher sees the changes in order; finished outside it, because finishing
+        // runs the stream's `onTermination`, which takes the lock.
+        let finished = board.withLock { board -> [AsyncStream<ConnectionStatus>.Continuation] in
             board.status = status
-            for watcher in board.watchers.values {
-                watcher.yield(status)
-                if status == .closed { watcher.finish() }
-            }
+            for watcher in board.watchers.values { watcher.yield(status) }
+            guard status == .closed else { return [] }
+            defer { board.watchers.removeAll() }
+            return Array(board.watchers.values)
         }
+        for watcher in finished { watcher.finish() }
     }
 
     /// The current status, then each change; finishes after `.closed`. Keeps every change (they are few).

@@ -21,7 +21,8 @@ final class StoreView<R: ServableReducer>: SubscriptionSink {
         var nextToken: UInt64 = 0
         var observers: [UInt64: @Sendable (Snapshot<R.State>) -> Void] = [:]
         var streams: [UInt64: AsyncStream<Snapshot<R.State>>.Continuation] = [:]
-        var eventWatchers: [UInt64: @Sendable (JSONValue) -> Void] = [:]
+        /// Each events stream: what takes an event's JSON, and what finishes the stream.
+        var eventWatchers: [UInt64: (deliver: @Sendable (JSONValue) -> Void, finish: @Sendable () -> Void)] = [:]
         var firstWaiters: [CheckedContinuation<Snapshot<R.State>, any Error>] = []
 
         mutating func token() -> UInt64 {
@@ -63,20 +64,24 @@ final class StoreView<R: ServableReducer>: SubscriptionSink {
 
     func deliver(event: JSONValue) {
         let eventWatchers = watchers.withLock { Array($0.eventWatchers.values) }
-        for watcher in eventWatchers { watcher(event) }
+        for watcher in eventWatchers { watcher.deliver(event) }
     }
 
     func end(_ error: ClientError) {
-        let waiters = watchers.withLock { watchers -> [CheckedContinuation<Snapshot<R.State>, any Error>] in
-            guard watchers.ending == nil else { return [] }
+        // Streams are finished outside the lock: finishing runs their `onTermination`, which takes the lock.
+        typealias Ended = (waiters: [CheckedContinuation<Snapshot<R.State>, any Error>], finishers: [@Sendable () -> Void])
+        let (waiters, finishers) = watchers.withLock { watchers -> Ended in
+            guard watchers.ending == nil else { return ([], []) }
             watchers.ending = error
-            for stream in watchers.streams.values { stream.finish() }
+            var finishers: [@Sendable () -> Void] = watchers.eventWatchers.values.map(\.finish)
+            for stream in watchers.streams.values { finishers.append { stream.finish() } }
             watchers.streams.removeAll()
             watchers.observers.removeAll()
             watchers.eventWatchers.removeAll()
             defer { watchers.firstWaiters.removeAll() }
-            return watchers.firstWaiters
+            return (watchers.firstWaiters, finishers)
         }
+        for finish in finishers { finish() }
         for waiter in waiters { waiter.resume(throwing: error) }
     }
 }

@@ -23,8 +23,16 @@ import Testing
         }
         #expect(counter.state?.count == 3)
         #expect(remote.status == .live)
+        let statuses = remote.statuses()
+        let states = counter.states()
         await remote.close()
         #expect(remote.status == .closed)
+        var seen: [ConnectionStatus] = []
+        for await status in statuses { seen.append(status) }
+        #expect(seen == [.live, .closed], "the status stream ends after closed")
+        var last: UInt64?
+        for await snapshot in states { last = snapshot.version }
+        #expect(last == 3, "a states() stream holds the newest snapshot and finishes when the server closes")
         await #expect(throws: ClientError.closed) { try await counter.send(.increment) }
         }
     }
@@ -170,6 +178,21 @@ import Testing
             "http://127.0.0.1:\(server.port)", configuration: .init(token: "right-token-0123456789"))
         #expect(try await right.store("counter", of: Counter.self).send(.increment).version == 1)
         await right.close()
+        }
+    }
+
+    @Test func eventsArriveDecoded() async throws {
+        try await ClientTestServer.with(configure: { $0.stores.append(.init(name: "search", reducer: "Search")) }) { server in
+        let remote = try RemoteServer("http://127.0.0.1:\(server.port)")
+        let search = remote.store("search", of: Search.self)
+        _ = try await search.current()
+        let events = search.events()
+        try await search.send(.select("kiwi"))
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == .selected("kiwi"))
+        search.close()
+        #expect(await iterator.next() == nil, "the stream finishes when the store is closed")
+        await remote.close()
         }
     }
 

@@ -5,6 +5,7 @@ import StatehouseClient
 /// ```
 /// statehouse-client-bench --url http://127.0.0.1:PORT [--store counter] [--seconds 3] [--actions 1000000]
 ///                         [--windows 1,64] [--changes 1000] [--warmup 100] [--measure send,latency]
+///                         [--clients remote,raw]
 /// ```
 ///
 /// - `--url`: a running server hosting `--store` with the `Counter` reducer (Benchmarks/statehouse-bench.json).
@@ -12,6 +13,8 @@ import StatehouseClient
 /// - `--windows`: the actions kept in flight (W), one run per W per client.
 /// - `--changes`: timed changes per latency run (≥ 1), after `--warmup` untimed ones.
 /// - `--measure`: which measurements (`send`, `latency`).
+/// - `--clients`: which clients (`remote`: a ``RemoteStore``; `raw`: a hand-written ``WebSocketClient`` one); one
+///   alone is for profiling.
 struct ClientBenchOptions {
     var endpoint: ServerEndpoint
     var store = "counter"
@@ -21,10 +24,12 @@ struct ClientBenchOptions {
     var changes = 1_000
     var warmup = 100
     var measures: Set<String> = ["send", "latency"]
+    var clients: Set<String> = ["remote", "raw"]
 
     static let usage = """
         usage: statehouse-client-bench --url http://127.0.0.1:PORT [--store counter] [--seconds 3] \
-        [--actions 1000000] [--windows 1,64] [--changes 1000] [--warmup 100] [--measure send,latency]
+        [--actions 1000000] [--windows 1,64] [--changes 1000] [--warmup 100] [--measure send,latency] \
+        [--clients remote,raw]
         """
 
     /// Reads `arguments` (without the program name).
@@ -73,6 +78,11 @@ struct ClientBenchOptions {
             options.measures = Set(text.split(separator: ",").map(String.init))
             let unknown = options.measures.subtracting(["send", "latency"])
             guard unknown.isEmpty else { throw BenchError("--measure takes send and latency, not \(unknown.sorted())") }
+        }
+        if let text = values.removeValue(forKey: "clients") {
+            options.clients = Set(text.split(separator: ",").map(String.init))
+            let unknown = options.clients.subtracting(["remote", "raw"])
+            guard unknown.isEmpty else { throw BenchError("--clients takes remote and raw, not \(unknown.sorted())") }
         }
         if let unknown = values.keys.sorted().first { throw BenchError("unknown option --\(unknown). \(usage)") }
         return options

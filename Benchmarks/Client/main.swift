@@ -42,7 +42,9 @@ loop.start()
 receiverLoop.start()
 
 var failed = false
-@MainActor func report(_ name: String, _ body: () async throws(BenchError) -> ResultLine) async {
+/// Runs one measurement of `client` (`remote` or `raw`, unless `--clients` leaves it out) and prints its line.
+@MainActor func report(_ name: String, client: String, _ body: () async throws(BenchError) -> ResultLine) async {
+    guard options.clients.contains(client) else { return }
     do {
         print(try await body().text)
     } catch {
@@ -70,7 +72,7 @@ func ready(_ store: RemoteStore<Counter>) async throws(BenchError) -> UInt64 {
 
 if options.measures.contains("send") {
     for window in options.windows {
-        await report("send-remote-w\(window)") { () async throws(BenchError) -> ResultLine in
+        await report("send-remote-w\(window)", client: "remote") { () async throws(BenchError) -> ResultLine in
             let server = try remoteServer()
             let store = server.store(options.store, of: Counter.self)
             _ = try await ready(store)
@@ -82,7 +84,7 @@ if options.measures.contains("send") {
             return .send(name: "send-remote-w\(window)", client: "RemoteStore", window: window, count: count,
                          elapsedNs: elapsed, cpuMicroseconds: used)
         }
-        await report("send-raw-w\(window)") { () async throws(BenchError) -> ResultLine in
+        await report("send-raw-w\(window)", client: "raw") { () async throws(BenchError) -> ResultLine in
             let (client, _) = try await RawClient.connect(
                 loop: loop, endpoint: options.endpoint, store: options.store, subscribing: true)
             let cpu = processCPUMicroseconds()
@@ -97,7 +99,7 @@ if options.measures.contains("send") {
 }
 
 if options.measures.contains("latency") {
-    await report("latency-remote") { () async throws(BenchError) -> ResultLine in
+    await report("latency-remote", client: "remote") { () async throws(BenchError) -> ResultLine in
         let server = try remoteServer()
         let store = server.store(options.store, of: Counter.self)
         let version = try await ready(store)
@@ -114,7 +116,7 @@ if options.measures.contains("latency") {
         await server.close()
         return .latency(name: "latency-remote", client: "RemoteStore", samples: samples, cpuMicroseconds: used)
     }
-    await report("latency-raw") { () async throws(BenchError) -> ResultLine in
+    await report("latency-raw", client: "raw") { () async throws(BenchError) -> ResultLine in
         let (receiver, first) = try await RawClient.connect(
             loop: receiverLoop, endpoint: options.endpoint, store: options.store, subscribing: true)
         let (driver, _) = try await RawClient.connect(

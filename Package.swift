@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "statehouse", targets: ["StatehouseCLI"]),
         .executable(name: "statehouse-echo", targets: ["StatehouseEcho"]),
         .executable(name: "statehouse-bench", targets: ["StatehouseBench"]),
+        .executable(name: "statehouse-client-bench", targets: ["StatehouseClientBench"]),
         .library(name: "Statehouse", targets: ["Statehouse"]),
         .library(name: "StatehouseCore", targets: ["StatehouseCore"]),
         .library(name: "StatehouseServer", targets: ["StatehouseServer"]),
@@ -77,6 +78,13 @@ let package = Package(
             name: "StatehouseBench",
             dependencies: ["StatehouseCore", "DemoReducers", "JSONCoding"],
             path: "Benchmarks/Core",
+            swiftSettings: strict
+        ),
+        // The Swift client against a running server: RemoteStore beside a raw WebSocketClient (Benchmarks/run client).
+        .executableTarget(
+            name: "StatehouseClientBench",
+            dependencies: ["StatehouseClient", "DemoReducers", "UVLoop", "JSON"],
+            path: "Benchmarks/Client",
             swiftSettings: strict
         ),
 

@@ -34,6 +34,7 @@ final class ClientConnection: @unchecked Sendable {
     var ackSweep: LoopTimer?
     var completions: [UInt64: (Result<Ack, ClientError>) -> Void] = [:]
     var sinks: [Int: any SubscriptionSink] = [:]
+    var keys = IdempotencyKeys()
     /// Called once when the session is closed and its transport gone.
     var onFinished: [() -> Void] = []
 
@@ -75,12 +76,13 @@ final class ClientConnection: @unchecked Sendable {
         run(outputs)
     }
 
-    /// Sends an action; `completion` runs on the loop thread with its ack or error.
+    /// Sends an action; `completion` runs on the loop thread with its ack or error. `id` nil: a fresh key.
     func send(
-        store: String, id: String, body: [UInt8], settleTimeoutMs: Int?,
+        store: String, id: String?, body: [UInt8], settleTimeoutMs: Int?,
         completion: @escaping (Result<Ack, ClientError>) -> Void
     ) {
         loop.assertInLoop()
+        let id = id ?? keys.next()
         var outputs: [ClientSession.Output] = []
         let seq = session.send(store: store, id: id, body: body, settleTimeoutMs: settleTimeoutMs, into: &outputs)
         completions[seq] = completion

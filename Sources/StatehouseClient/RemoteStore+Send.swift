@@ -38,31 +38,15 @@ extension RemoteStore {
         guard let body = FluxStandardActionEncoding.encode(action) else {
             throw .decoding("\(action) does not encode as a Flux Standard Action; actions must be enum cases.")
         }
-        let key = id ?? IdempotencyKey.random()
         let store = name
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Ack, ClientError>, Never>) in
             let accepted = server.onLoop { connection in
-                connection.send(store: store, id: key, body: body, settleTimeoutMs: settleTimeoutMs) {
+                connection.send(store: store, id: id, body: body, settleTimeoutMs: settleTimeoutMs) {
                     continuation.resume(returning: $0)
                 }
             }
             if !accepted { continuation.resume(returning: .failure(.closed)) }
         }
         return try result.get()
-    }
-}
-
-/// Idempotency keys the client makes: 128 random bits as 32 hex digits.
-enum IdempotencyKey {
-    static func random() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        return hex(high) + hex(low)
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -10,6 +10,9 @@ protocol SubscriptionSink: AnyObject, Sendable {
     func deliver(event: JSONValue)
     /// The subscription ended for good.
     func end(_ error: ClientError)
+    /// The server refused the connection (401/403): a wait for the first snapshot fails with `error`; the
+    /// subscription stays.
+    func refused(_ error: ClientError)
 }
 
 /// The adapter between a ``ClientSession`` and the world: a ``WebSocketClient`` to `/ws`, the backoff timer, the ack
@@ -17,6 +20,10 @@ protocol SubscriptionSink: AnyObject, Sendable {
 ///
 /// Transports come and go (one per connection attempt); a transport's callbacks are ignored once it is no longer the
 /// current one, so an old connection's late end cannot disturb a new one.
+///
+/// Lifecycle (``Lifecycle``): `running` ──``close(finished:)``──▶ `closing` (it holds itself, so a `RemoteServer`
+/// dropped without `close()` still sees its transport end and its loop stop) ──transport gone──▶ `finished` (the
+/// `finished` callbacks run once).
 ///
 /// ## Thread safety
 /// Loop-confined: created, used and ended on `loop`'s thread only (``RemoteServer`` reaches it with
@@ -29,14 +36,22 @@ final class ClientConnection: @unchecked Sendable {
     var session: ClientSession
     var transport: WebSocketClient?
     var retryTimer: LoopTimer?
-    /// Ack deadlines (loop clock, ms) by sequence number, swept by one timer.
-    var ackDeadlines: [UInt64: UInt64] = [:]
+    /// Ack deadlines by sequence number (loop clock, ms; and the ms the deadline allowed), swept by one timer.
+    var ackDeadlines: [UInt64: (at: UInt64, allowedMs: Int)] = [:]
     var ackSweep: LoopTimer?
     var completions: [UInt64: (Result<Ack, ClientError>) -> Void] = [:]
     var sinks: [Int: any SubscriptionSink] = [:]
     var keys = IdempotencyKeys()
     /// Called once when the session is closed and its transport gone.
     var onFinished: [() -> Void] = []
+    var lifecycle = Lifecycle.running
+
+    enum Lifecycle {
+        case running
+        /// `close(finished:)` was called; the connection keeps itself alive until its transport is gone.
+        case closing(ClientConnection)
+        case finished
+    }
 
     init(loop: EventLoop, endpoint: ServerEndpoint, configuration: RemoteServer.Configuration, statusBoard: StatusBoard) {
         self.loop = loop
@@ -86,10 +101,6 @@ final class ClientConnection: @unchecked Sendable {
         var outputs: [ClientSession.Output] = []
         let seq = session.send(store: store, id: id, body: body, settleTimeoutMs: settleTimeoutMs, into: &outputs)
         completions[seq] = completion
-        if session.pending.last?.seq == seq {
-            ackDeadlines[seq] = loop.now + UInt64(configuration.ackTimeoutMs + (settleTimeoutMs ?? 0))
-            armAckSweep()
-        }
         run(outputs)
     }
 
@@ -97,6 +108,7 @@ final class ClientConnection: @unchecked Sendable {
     func close(finished: @escaping () -> Void) {
         loop.assertInLoop()
         onFinished.append(finished)
+        if case .running = lifecycle { lifecycle = .closing(self) }
         var outputs: [ClientSession.Output] = []
         session.close(into: &outputs)
         run(outputs)
@@ -108,7 +120,8 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     func finishIfDone() {
-        guard session.phase == .closed, transport == nil else { return }
+        guard case .closing = lifecycle, transport == nil else { return }
+        lifecycle = .finished
         let callbacks = onFinished
         onFinished.removeAll()
         for callback in callbacks { callback() }

@@ -8,10 +8,15 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server's error: its `code` (snake_case), its `message` (a sentence saying what to do), and the HTTP status
     /// when it came as an HTTP response (a refused handshake), nil when it came as a WebSocket `error` message.
     case server(code: String, message: String, status: Int?)
+    /// A `sendAndSettle` whose action **was applied** (the store reached `version` with it) but whose effects did not
+    /// finish: `settle_timeout` (they keep running on the server) or `shutting_down` (the server stopped first). Do not
+    /// send it again as a new action.
+    case notSettled(code: String, message: String, version: UInt64)
     /// ``RemoteServer/Configuration/maxQueuedActions`` actions already wait for their ack; this one was not queued.
     case queueFull(limit: Int)
-    /// No ack came within the ack timeout (ms). The action may still be applied later, at most once: send it again
-    /// with the same `id` to learn its outcome (the server replays it for 10 minutes).
+    /// No ack came within the ack timeout (ms), counted from the action's first write (an action waiting offline is
+    /// not timed). The action may still be applied later, at most once: send it again with the same `id` to learn its
+    /// outcome (the server replays it for 10 minutes).
     case timedOut(id: String, afterMs: Int)
     /// The client was closed (``RemoteServer/close()``) or the store released (``RemoteStore/close()``) first.
     case closed
@@ -28,6 +33,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: String {
         switch self {
         case .server(let code, _, _): code
+        case .notSettled(let code, _, _): code
         case .queueFull: "queue_full"
         case .timedOut: "timeout"
         case .closed: "closed"
@@ -41,6 +47,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .server(_, let message, _): message
+        case .notSettled(_, let message, _): message
         case .queueFull(let limit):
             "\(limit) actions already wait for their ack; await some sends before sending more, or raise maxQueuedActions."
         case .timedOut(let id, let ms):

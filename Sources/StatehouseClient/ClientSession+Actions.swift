@@ -19,13 +19,18 @@ extension ClientSession {
             outputs.append(.completed(seq: seq, .failure(.queueFull(limit: maxQueuedActions))))
             return seq
         }
-        var action = PendingAction(seq: seq, store: store, id: id, body: body, settleTimeoutMs: settleTimeoutMs)
-        if phase == .live {
-            action.written = true
-            outputs.append(.write(Self.actionMessage(action)))
-        }
-        pending.append(action)
+        pending.append(PendingAction(seq: seq, store: store, id: id, body: body, settleTimeoutMs: settleTimeoutMs))
+        if phase == .live { write(pendingAt: pending.count - 1, into: &outputs) }
         return seq
+    }
+
+    /// Writes the pending action at `index` on the current connection; the first write arms its ack timeout.
+    mutating func write(pendingAt index: Int, into outputs: inout [Output]) {
+        pending[index].written = true
+        outputs.append(.write(Self.actionMessage(pending[index])))
+        guard !pending[index].armed else { return }
+        pending[index].armed = true
+        outputs.append(.armAckTimer(seq: pending[index].seq, settleTimeoutMs: pending[index].settleTimeoutMs))
     }
 
     /// The ack timer of `seq` fired: it fails with ``ClientError/timedOut(id:afterMs:)`` and is not sent again.

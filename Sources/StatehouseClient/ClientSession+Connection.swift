@@ -17,10 +17,7 @@ extension ClientSession {
             subscriptions[key] = subscription
             outputs.append(.write(Self.subscribeMessage(key: key, subscription)))
         }
-        for index in pending.indices {
-            pending[index].written = true
-            outputs.append(.write(Self.actionMessage(pending[index])))
-        }
+        for index in pending.indices { write(pendingAt: index, into: &outputs) }
         reportStatus(into: &outputs)
     }
 
@@ -39,6 +36,7 @@ extension ClientSession {
                 outputs.append(.completed(seq: action.seq, .failure(refusal!)))
             }
             pending.removeAll()
+            outputs.append(.connectionRefused(refusal!))
         }
         phase = .waiting(attempt: attempt)
         outputs.append(.scheduleRetry(ms: backoff.delayMs(attempt: attempt, using: &random)))

@@ -73,9 +73,15 @@ extension ClientSession {
     }
 
     private mutating func receivedError(_ message: JSONObject, subscriptionKey: Int?, into outputs: inout [Output]) {
-        let error = ClientError.server(
-            code: message["code"]?.stringValue ?? "unknown_error",
-            message: message["message"]?.stringValue ?? "The server sent an error without a message.", status: nil)
+        let code = message["code"]?.stringValue ?? "unknown_error"
+        let text = message["message"]?.stringValue ?? "The server sent an error without a message."
+        let error: ClientError
+        if let version = Self.version(message["version"]), code == "settle_timeout" || code == "shutting_down" {
+            // A settled action the server did apply (at `version`) but whose effects did not finish.
+            error = .notSettled(code: code, message: text, version: version)
+        } else {
+            error = .server(code: code, message: text, status: nil)
+        }
         if let ref = message["ref"]?.stringValue {
             complete(ref: ref, with: .failure(error), into: &outputs)
         } else if let subscriptionKey {

@@ -60,6 +60,8 @@ package struct ClientSession: Sendable {
         package let settleTimeoutMs: Int?
         /// Written on the current connection (else it waits to be).
         package var written = false
+        /// Written at least once: its ack timeout runs (it starts at the first write, not while it waits offline).
+        package var armed = false
     }
 
     /// What the owner must do, in order.
@@ -81,6 +83,11 @@ package struct ClientSession: Sendable {
         case event(key: Int, JSONValue)
         /// The subscription ended for good (refused, or the store deleted).
         case subscriptionFailed(key: Int, ClientError)
+        /// The server refused the connection itself (401/403 at the handshake): whoever waits for a first snapshot
+        /// learns why now; the subscriptions stay and are sent again on the next connection.
+        case connectionRefused(ClientError)
+        /// `seq` was written for the first time: its ack timeout starts (plus `settleTimeoutMs` for a settled one).
+        case armAckTimer(seq: UInt64, settleTimeoutMs: Int?)
         /// An action's outcome; `seq` is what ``send(store:id:body:settleTimeoutMs:)`` returned.
         case completed(seq: UInt64, Result<Ack, ClientError>)
     }

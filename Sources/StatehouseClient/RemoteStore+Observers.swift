@@ -42,11 +42,7 @@ extension RemoteStore {
 
     /// Removes an observer; it is not called after this returns (unless a call is under way on the loop thread).
     public func removeObserver(_ token: ObservationToken) {
-        view.watchers.withLock { watchers in
-            for (key, _) in watchers.observers where ObservationToken(rawValue: key) == token {
-                watchers.observers[key] = nil
-            }
-        }
+        _ = view.watchers.withLock { $0.observers.removeValue(forKey: token.rawValue) }
     }
 }
 

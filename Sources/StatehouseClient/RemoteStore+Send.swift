@@ -26,8 +26,9 @@ extension RemoteStore {
     /// (`"wait":"settled"`), as `POST …/actions?wait=settled` does.
     /// - Parameters:
     ///   - timeout: how long the server waits for the effects, 0…600 s (ms precision).
-    /// - Throws: as ``send(_:id:)``, and the server's `settle_timeout` when the effects did not finish in time (they
-    ///   keep running).
+    /// - Throws: as ``send(_:id:)``, and ``ClientError/notSettled(code:message:version:)`` when the action was
+    ///   applied but its effects did not finish in time (`settle_timeout`: they keep running) or the server shut down
+    ///   first (`shutting_down`). Plain actions sent after it on this server are acknowledged after it.
     @discardableResult
     public func sendAndSettle(_ action: R.Action, timeout: Duration, id: String? = nil) async throws(ClientError) -> Ack {
         let ms = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000

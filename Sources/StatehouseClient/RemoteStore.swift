@@ -52,7 +52,9 @@ public final class RemoteStore<R: ServableReducer>: Sendable {
 
     /// The newest snapshot, waiting for the first one if none arrived yet.
     /// - Throws: the server's refusal (``ClientError/server(code:message:status:)``: `store_not_found`,
-    ///   `forbidden`, …), ``ClientError/decoding(_:)`` when the state is not `R.State`, ``ClientError/closed``.
+    ///   `forbidden`, or `unauthorized` when the connection itself was refused with 401/403),
+    ///   ``ClientError/decoding(_:)`` when the state is not `R.State`, ``ClientError/closed``. While the server is
+    ///   unreachable it keeps waiting (cancelling the calling task does not end the wait: close the store).
     public func current() async throws(ClientError) -> Snapshot<R.State> {
         do {
             return try await withCheckedThrowingContinuation { continuation in

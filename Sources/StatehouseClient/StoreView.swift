@@ -67,6 +67,14 @@ final class StoreView<R: ServableReducer>: SubscriptionSink {
         for watcher in eventWatchers { watcher.deliver(event) }
     }
 
+    func refused(_ error: ClientError) {
+        let waiters = watchers.withLock { watchers -> [CheckedContinuation<Snapshot<R.State>, any Error>] in
+            defer { watchers.firstWaiters.removeAll() }
+            return watchers.firstWaiters
+        }
+        for waiter in waiters { waiter.resume(throwing: error) }
+    }
+
     func end(_ error: ClientError) {
         // Streams are finished outside the lock: finishing runs their `onTermination`, which takes the lock.
         typealias Ended = (waiters: [CheckedContinuation<Snapshot<R.State>, any Error>], finishers: [@Sendable () -> Void])

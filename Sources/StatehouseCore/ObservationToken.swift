@@ -3,7 +3,8 @@
 ///
 /// Tokens are unique within the store that issued them.
 public struct ObservationToken: Hashable, Sendable {
-    let rawValue: UInt64
+    /// Its number, unique within the registry that issued it.
+    package let rawValue: UInt64
 
     /// A token for an observer registry of this package's own (the client's `RemoteStore`).
     package init(rawValue: UInt64) { self.rawValue = rawValue }

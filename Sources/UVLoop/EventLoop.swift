@@ -123,6 +123,9 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// True once the loop thread has ended (after ``stop()``). Callable from any thread.
+    public var isStopped: Bool { queue.withLock { $0.state == .stopped } }
+
     /// True when called on the loop thread.
     public var isInLoop: Bool {
         loopThread.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))

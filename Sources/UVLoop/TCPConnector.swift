@@ -39,6 +39,9 @@ public final class TCPConnector: @unchecked Sendable {
     private var attempt: TCPConnection?
     /// The last attempt's error, reported when no address is left.
     private var lastError: UVError?
+    /// The name lookup under way while `resolving` (cancelled by ``finish(_:)``: `EventLoop.stop()` would otherwise wait
+    /// for the resolver's own timeout).
+    private var resolveRequest: UnsafeMutablePointer<uv_getaddrinfo_t>?
 
     init(loop: EventLoop, host: String, port: Int, completion: @escaping (Result<TCPConnection, UVError>) -> Void) {
         self.loop = loop
@@ -75,14 +78,17 @@ public final class TCPConnector: @unchecked Sendable {
         }
         let request = UnsafeMutablePointer<uv_getaddrinfo_t>.allocate(capacity: 1)
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        resolveRequest = request
         let status = cuv_getaddrinfo_tcp(loop.uvLoop, request, { request, status, info in
             guard let request else { return }
             let connector = Unmanaged<TCPConnector>.fromOpaque(request.pointee.data).takeRetainedValue()
+            connector.resolveRequest = nil
             request.deallocate()
             connector.resolved(status: status, info: info)
             if let info { uv_freeaddrinfo(info) }
         }, host)
         if status < 0 {
+            resolveRequest = nil
             Unmanaged<TCPConnector>.fromOpaque(request.pointee.data).release()
             request.deallocate()
             finishLater(UVError(operation: "uv_getaddrinfo", code: status))
@@ -142,6 +148,7 @@ public final class TCPConnector: @unchecked Sendable {
             }
         }
         if status < 0 {
+            resolveRequest = nil
             Unmanaged<TCPConnector>.fromOpaque(request.pointee.data).release()
             request.deallocate()
             attempt = nil
@@ -181,6 +188,10 @@ public final class TCPConnector: @unchecked Sendable {
 
     private func finish(_ result: Result<TCPConnection, UVError>) {
         state = .finished
+        if let resolveRequest {
+            // Its callback still comes (with UV_EAI_CANCELED when the lookup had not started) and frees the request.
+            _ = uv_cancel(UnsafeMutableRawPointer(resolveRequest).assumingMemoryBound(to: uv_req_t.self))
+        }
         if let attempt {
             self.attempt = nil
             attempt.close()

@@ -107,8 +107,9 @@ struct ClientSessionTests {
         ])
         outputs = receive(&session, #"{"type":"ack","ref":"\#(first)","version":1}"#)
         #expect(outputs == [.completed(seq: first, .success(Ack(version: 1, replayed: false, id: "k1")))])
-        outputs = receive(&session, #"{"type":"error","ref":"\#(second)","code":"settle_timeout","message":"m"}"#)
-        #expect(outputs == [.completed(seq: second, .failure(.server(code: "settle_timeout", message: "m", status: nil)))])
+        outputs = receive(&session, #"{"type":"error","ref":"\#(second)","code":"settle_timeout","message":"m","version":2}"#)
+        #expect(outputs == [.completed(seq: second, .failure(.notSettled(code: "settle_timeout", message: "m", version: 2)))],
+                "a settled action that timed out was applied: not a plain server error")
         #expect(session.pending.isEmpty)
     }
 
@@ -188,6 +189,23 @@ struct ClientSessionTests {
         let refusal = ClientError.server(code: "unauthorized", message: "Send a token.", status: 401)
         session.ended(refusal: refusal, into: &outputs)
         #expect(outputs.first == .completed(seq: seq, .failure(refusal)))
+        #expect(outputs.contains(.connectionRefused(refusal)), "first-snapshot waiters learn it too")
+    }
+
+    @Test func theAckTimeoutStartsAtTheFirstWriteOnly() {
+        var session = makeSession()
+        var outputs: [Output] = []
+        let seq = session.send(store: "c", id: "a", body: Array("{}".utf8), settleTimeoutMs: 250, into: &outputs)
+        #expect(outputs.isEmpty, "queued offline: not written, not timed")
+        outputs = live(&session)
+        #expect(outputs.contains(.armAckTimer(seq: seq, settleTimeoutMs: 250)))
+        outputs.removeAll()
+        session.ended(refusal: nil, into: &outputs)
+        session.retryTimerFired(into: &outputs)
+        outputs.removeAll()
+        session.opened(into: &outputs)
+        #expect(texts(outputs).count == 1, "written again after the reconnect")
+        #expect(!outputs.contains(.armAckTimer(seq: seq, settleTimeoutMs: 250)), "its timeout keeps running from the first write")
     }
 
     @Test func closeFailsEverythingWaiting() {

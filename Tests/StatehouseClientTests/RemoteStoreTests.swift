@@ -2,10 +2,11 @@ import DemoReducers
 import Foundation
 import Locking
 import Statehouse
-import StatehouseClient
+@testable import StatehouseClient
 import StatehouseServer
 import StatehouseTestClients
 import Testing
+import UVLoop
 
 /// `RemoteServer` and `RemoteStore` against the real server on 127.0.0.1:0, through the real transport; drops and
 /// stalls come from Tests/Support/chaos_proxy.py between them.
@@ -173,11 +174,30 @@ import Testing
         } catch let error as ClientError {
             #expect(error == .server(code: "unauthorized", message: error.message, status: 401))
         }
+        await #expect(throws: ClientError.self, "a first snapshot never coming is an error, not a hang") {
+            _ = try await wrong.store("todos", of: TodoList.self).current()
+        }
         await wrong.close()
         let right = try RemoteServer(
             "http://127.0.0.1:\(server.port)", configuration: .init(token: "right-token-0123456789"))
         #expect(try await right.store("counter", of: Counter.self).send(.increment).version == 1)
         await right.close()
+        }
+    }
+
+    @Test func aDroppedServerEndsItsConnectionAndLoop() async throws {
+        try await ClientTestServer.with { server in
+        let connection = WeakReference()
+        let loop: EventLoop
+        do {
+            let remote = try RemoteServer("http://127.0.0.1:\(server.port)")
+            connection.object = remote.connection
+            loop = remote.loop
+            _ = try await remote.store("counter", of: Counter.self).current()
+        }
+        // Dropped while connected: it closes itself; once its WebSocket is gone the connection is freed and the loop
+        // thread stops (a leak here kept the thread, its libuv loop and its handles forever).
+        try await eventually { loop.isStopped && connection.object == nil }
         }
     }
 
@@ -233,4 +253,9 @@ extension ClientTestServer {
             return state?["count"] as? Int
         }
     }
+}
+
+/// A weak reference a test can poll from any task.
+final class WeakReference: @unchecked Sendable {
+    weak var object: AnyObject?
 }

@@ -491,8 +491,8 @@ class WebSocketTransport {
     this.write(message);
   }
 
-  unsubscribe(store) {
-    if (this.opened && store.subID) this.write({ type: 'unsubscribe', id: store.subID });
+  unsubscribe(store, { ended = false } = {}) {
+    if (this.opened && store.subID && !ended) this.write({ type: 'unsubscribe', id: store.subID });
   }
 
   resync(store) {
@@ -819,7 +819,7 @@ class Client {
         store.error = new StatehouseError('store_deleted', `Store "${store.name}" was deleted.`);
         store.awaitingSnapshot = false;
         this.stores.delete(store);
-        this.transport?.unsubscribe(store);
+        this.transport?.unsubscribe(store, { ended: true });  // the server ended it: nothing to unsubscribe on /ws
         this.checkSynced();
         break;
       default:

@@ -41,9 +41,11 @@ test: bootstrap venv
 	  $(SWIFT) test --skip-build $(SWIFTFLAGS) 2>&1 | tee .build/test-output.txt || status=1; \
 	  node --check clients/js/statehouse.js && node --test --test-reporter=tap Tests/JS/ 2>&1 | tee .build/js-test-output.txt \
 	    || status=1; \
-	  $(VENV)/bin/python Tests/Support/chaos_proxy_selftest.py 2>&1 | tee -a .build/test-output.txt || status=1; \
+	  $(VENV)/bin/python Tests/Support/chaos_proxy_selftest.py 2>&1 | tee -a .build/test-output.txt || { status=1; \
+	    grep -q '^chaos proxy tests:' .build/test-output.txt || echo 'chaos proxy tests: 0 passed, 1 failed' >> .build/test-output.txt; }; \
 	  $(VENV)/bin/python Tests/Browser/browser_tests.py --binary "$$($(SWIFT) build $(SWIFTFLAGS) --show-bin-path)/statehouse" \
-	    2>&1 | tee -a .build/test-output.txt || status=1; \
+	    2>&1 | tee -a .build/test-output.txt || { status=1; \
+	    grep -q '^browser tests:' .build/test-output.txt || echo 'browser tests: 0 passed, 1 failed' >> .build/test-output.txt; }; \
 	  scripts/test-summary .build/test-output.txt .build/js-test-output.txt; exit $$status
 
 # The attacks of docs/security.md replayed against the release server (Tests/Soak/soak.py), each bounded in count and

@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "StatehouseServer", targets: ["StatehouseServer"]),
         .library(name: "StatehouseTesting", targets: ["StatehouseTesting"]),
         .library(name: "StatehouseClient", targets: ["StatehouseClient"]),
+        // The demo reducers (Counter, TodoList, Search, Ticker), so a client app can try the demo stores typed.
+        .library(name: "DemoReducers", targets: ["DemoReducers"]),
     ],
     targets: [
         // C libraries from Debian, each behind a thin shim (scripts/bootstrap installs them).

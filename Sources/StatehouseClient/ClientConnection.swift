@@ -10,7 +10,7 @@ protocol SubscriptionSink: AnyObject, Sendable {
     func deliver(event: JSONValue)
     /// The subscription ended for good.
     func end(_ error: ClientError)
-    /// The server refused the connection (401/403): a wait for the first snapshot fails with `error`; the
+    /// The server refused the connection (a 4xx but 408 and 429): a wait for the first snapshot fails with `error`; the
     /// subscription stays.
     func refused(_ error: ClientError)
 }

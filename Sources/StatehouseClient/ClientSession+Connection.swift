@@ -8,8 +8,9 @@ extension ClientSession {
 
     /// The transport is open: resubscribe every store, then send every unacknowledged action, oldest first.
     package mutating func opened(into outputs: inout [Output]) {
-        guard case .connecting = phase else { return }
+        guard case .connecting(let attempt) = phase else { return }
         phase = .live
+        openedAfterAttempts = attempt
         heardFromServer = false
         for key in subscriptions.keys.sorted() {
             guard var subscription = subscriptions[key], subscription.failure == nil else { continue }
@@ -22,16 +23,19 @@ extension ClientSession {
     }
 
     /// The transport ended (or never opened). Unacknowledged actions wait to be sent again on the next connection;
-    /// a handshake the server refused with 401 or 403 fails them instead (a retry cannot succeed).
+    /// a handshake the server refused with a 4xx status but 408 and 429 (401, 403, 404: a retry cannot succeed by
+    /// itself) fails them instead, and whoever waits for a first snapshot.
     package mutating func ended(refusal: ClientError?, into outputs: inout [Output]) {
         let attempt: Int
         switch phase {
         case .idle, .waiting, .closed: return
         case .connecting(let failed): attempt = failed + 1
-        case .live: attempt = heardFromServer ? 0 : 1
+        // A connection that carried no server message counts as a failed attempt (a server that accepts and drops
+        // at once, a first message over `maxMessageBytes`): the backoff keeps growing instead of hammering it.
+        case .live: attempt = heardFromServer ? 0 : openedAfterAttempts + 1
         }
         for index in pending.indices { pending[index].written = false }
-        if case .server(_, _, let status?)? = refusal, status == 401 || status == 403 {
+        if case .server(_, _, let status?)? = refusal, (400..<500).contains(status), status != 408, status != 429 {
             for action in pending {
                 outputs.append(.completed(seq: action.seq, .failure(refusal!)))
             }

@@ -83,7 +83,7 @@ package struct ClientSession: Sendable {
         case event(key: Int, JSONValue)
         /// The subscription ended for good (refused, or the store deleted).
         case subscriptionFailed(key: Int, ClientError)
-        /// The server refused the connection itself (401/403 at the handshake): whoever waits for a first snapshot
+        /// The server refused the connection itself (a 4xx but 408 and 429 at the handshake): whoever waits for a first snapshot
         /// learns why now; the subscriptions stay and are sent again on the next connection.
         case connectionRefused(ClientError)
         /// `seq` was written for the first time: its ack timeout starts (plus `settleTimeoutMs` for a settled one).
@@ -105,6 +105,8 @@ package struct ClientSession: Sendable {
     var nextSeq: UInt64 = 1
     /// Whether the current connection carried a server message (then the backoff starts over).
     var heardFromServer = false
+    /// The failed attempts before the current connection opened.
+    var openedAfterAttempts = 0
 
     /// - Parameters:
     ///   - maxQueuedActions: how many actions may await their ack at once (≥ 1).

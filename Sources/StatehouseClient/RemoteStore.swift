@@ -52,7 +52,8 @@ public final class RemoteStore<R: ServableReducer>: Sendable {
 
     /// The newest snapshot, waiting for the first one if none arrived yet.
     /// - Throws: the server's refusal (``ClientError/server(code:message:status:)``: `store_not_found`,
-    ///   `forbidden`, or `unauthorized` when the connection itself was refused with 401/403),
+    ///   `forbidden`, or the refusal of the connection itself: `unauthorized`, `origin_not_allowed`, a 404 of a wrong
+    ///   path prefix — any 4xx but 408 and 429),
     ///   ``ClientError/decoding(_:)`` when the state is not `R.State`, ``ClientError/closed``. While the server is
     ///   unreachable it keeps waiting (cancelling the calling task does not end the wait: close the store).
     public func current() async throws(ClientError) -> Snapshot<R.State> {
@@ -60,7 +61,7 @@ public final class RemoteStore<R: ServableReducer>: Sendable {
             return try await withCheckedThrowingContinuation { continuation in
                 let ready = view.watchers.withLock { watchers -> Result<Snapshot<R.State>, ClientError>? in
                     if let snapshot = watchers.snapshot { return .success(snapshot) }
-                    if let ending = watchers.ending { return .failure(ending) }
+                    if let failure = watchers.ending ?? watchers.decodingFailure { return .failure(failure) }
                     watchers.firstWaiters.append(continuation)
                     return nil
                 }

@@ -17,6 +17,8 @@ final class StoreView<R: ServableReducer>: SubscriptionSink {
         var snapshot: Snapshot<R.State>?
         var epoch: String?
         var ending: ClientError?
+        /// Why the newest state could not be shown (it did not decode), until a state that does arrives.
+        var decodingFailure: ClientError?
         var key: Int?
         var nextToken: UInt64 = 0
         var observers: [UInt64: @Sendable (Snapshot<R.State>) -> Void] = [:]
@@ -44,6 +46,7 @@ final class StoreView<R: ServableReducer>: SubscriptionSink {
             let failure = ClientError.decoding(
                 "The state of store \"\(name)\" at version \(version) does not decode as \(R.State.self): \(error). Check that the server hosts it with \(R.self).")
             let waiters = watchers.withLock { watchers -> [CheckedContinuation<Snapshot<R.State>, any Error>] in
+                watchers.decodingFailure = failure
                 defer { watchers.firstWaiters.removeAll() }
                 return watchers.firstWaiters
             }
@@ -54,6 +57,7 @@ final class StoreView<R: ServableReducer>: SubscriptionSink {
         let (observers, waiters) = watchers.withLock { watchers in
             watchers.snapshot = snapshot
             watchers.epoch = epoch
+            watchers.decodingFailure = nil
             for stream in watchers.streams.values { stream.yield(snapshot) }
             defer { watchers.firstWaiters.removeAll() }
             return (Array(watchers.observers.values), watchers.firstWaiters)

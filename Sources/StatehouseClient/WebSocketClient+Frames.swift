@@ -5,12 +5,15 @@ import WebSocket
 /// and `statehouse-echo` are: bytes and events go in, its actions are carried out in order.
 extension WebSocketClient {
     /// Feeds the bytes to the machine one delivered message at a time (the app's answer to a message comes before
-    /// the next is read), until they are used up or TCP was dropped.
+    /// the next is read), until they are used up or TCP was dropped. Then, while more than the write high-water mark
+    /// (1 MiB) waits unsent — a server that sends pings or requests but reads nothing — reading stops until it drains,
+    /// so what this client queues (pongs, answers) stays bounded, as on the server.
     func readFrames(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count, !isDropped {
             perform { machine, actions in machine.read(bytes, from: &offset, now: loop.now, into: &actions) }
         }
+        if let connection, connection.isWritePaused, !machine.mustReadForClose { connection.stopReading() }
     }
 
     /// TCP ended: the server's FIN (or a socket error).

@@ -45,6 +45,10 @@ extension WebSocketClient {
                     dropConnection: true)
             }
             connection.onClosed = { [self] in finish() }
+            // Reading resumes once what waits unsent falls to the low-water mark (see `readFrames`).
+            connection.onWritable = { [self] in
+                if phase == .open || machine.mustReadForClose { self.connection?.startReading() }
+            }
             responseParser = HTTPResponseParser()
             connection.write(handshake.requestBytes)
             connection.startReading()

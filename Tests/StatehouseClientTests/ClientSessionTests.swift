@@ -156,6 +156,25 @@ struct ClientSessionTests {
         #expect(ceilings == [200, 400, 800, 1_000, 1_000, 1_000])
     }
 
+    @Test func connectionsThatCarryNothingBackOffFurther() {
+        var session = makeSession()
+        var outputs: [Output] = []
+        session.start(into: &outputs)
+        var attempts: [Int] = []
+        for _ in 0..<4 {
+            session.opened(into: &outputs)  // opens, then ends before any server message
+            session.ended(refusal: nil, into: &outputs)
+            guard case .waiting(let attempt) = session.phase else { Issue.record("not waiting"); return }
+            attempts.append(attempt)
+            session.retryTimerFired(into: &outputs)
+        }
+        #expect(attempts == [1, 2, 3, 4])
+        session.opened(into: &outputs)
+        session.received(Array(#"{"type":"unsubscribed","sub":"s9"}"#.utf8), into: &outputs)
+        session.ended(refusal: nil, into: &outputs)
+        #expect(session.phase == .waiting(attempt: 0), "a connection that worked starts the backoff over")
+    }
+
     @Test func theQueueIsBounded() {
         var session = makeSession(maxQueued: 2)
         var outputs: [Output] = []

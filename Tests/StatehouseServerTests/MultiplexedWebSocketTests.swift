@@ -114,6 +114,28 @@ extension ServerTests {
         }
 
         /// The 257th subscription is refused, naming it.
+        /// A `ref` or `id` is echoed and kept: one over 255 bytes is refused, and not echoed (memory stays bounded).
+        @Test func longRefsAndIdsAreRefusedWithoutAnEcho() async throws {
+            try await TestServer.with { server in
+                let ws = try TestWebSocketClient(port: server.port, path: "/ws")
+                defer { ws.close() }
+                let long = String(repeating: "x", count: 256)
+                for message in [
+                    #"{"type":"subscribe","id":"\#(long)","store":"counter"}"#,
+                    #"{"type":"action","store":"counter","ref":"\#(long)","action":{"type":"increment"}}"#,
+                ] {
+                    try ws.sendText(message)
+                    let error = try ws.receiveJSON(timeout: .seconds(5))
+                    #expect(error["code"] as? String == "invalid_message")
+                    #expect((error["message"] as? String)?.contains("256 bytes") == true)
+                    #expect(error["sub"] == nil && error["ref"] == nil, "not echoed")
+                }
+                let fits = String(repeating: "y", count: 255)
+                try ws.sendText(#"{"type":"subscribe","id":"\#(fits)","store":"counter"}"#)
+                #expect(try ws.receiveJSON(timeout: .seconds(5))["sub"] as? String == fits)
+            }
+        }
+
         @Test func tooManySubscriptionsNamesTheRefusedOne() async throws {
             try await TestServer.with { server in
                 let ws = try TestWebSocketClient(port: server.port, path: "/ws")

@@ -775,7 +775,7 @@ class Client {
     if (transport !== this.transport || this.status === 'closed') return;
     if (transport instanceof WebSocketTransport && !opened) {
       this.failedOpens += 1;
-      if (this.options.transport === 'auto' && !this.everOpened && this.failedOpens >= 2) this.useSSE = true;
+      if (this.options.transport === 'auto' && !this.everOpened && this.failedOpens >= 2) this.probeForSSE();
     }
     this.transport = undefined;
     for (const item of this.pending) item.written = false;  // resent with the same id once live again
@@ -787,6 +787,19 @@ class Client {
       this.fire('retry');
       this.openTransport();
     }, delay);
+  }
+
+  /**
+   * WebSockets failed to open twice in a row: blocked (a proxy), or the server is down? Only a server that answers
+   * plain HTTP (`GET /healthz`) while its WebSocket does not open means blocked; then SSE + fetch from the next try.
+   */
+  probeForSSE() {
+    if (this.probing || this.useSSE) return;
+    this.probing = true;
+    fetch(new URL('healthz', this.base), { cache: 'no-store' })
+      .then((response) => { if (response.ok && this.status !== 'closed') this.useSSE = true; })
+      .catch(() => {})  // the server is unreachable: keep trying WebSockets
+      .finally(() => { this.probing = false; });
   }
 
   removeStore(store) {
@@ -902,7 +915,7 @@ class Client {
  * @param {string} [options.token] a bearer token (docs/security.md): sent as the `bearer.<token>` WebSocket
  *   subprotocol, `Authorization: Bearer` on fetch, and `?access_token=` on EventSource (which has no other way)
  * @param {'auto' | 'websocket' | 'sse'} [options.transport] `auto` (default): WebSocket, falling back to SSE + fetch
- *   for good when the WebSocket fails to open twice in a row without ever having opened
+ *   for good when the WebSocket fails to open twice in a row without ever having opened while `GET /healthz` answers
  * @param {{initialMs?: number, maxMs?: number}} [options.backoff] reconnect delays in ms (default 100 and 5000),
  *   full jitter: `random(0, min(maxMs, initialMs * 2^attempt))`, reset once live
  * @param {number} [options.maxQueue] actions waiting for their ack at most (default 1000); past it send() rejects

@@ -35,6 +35,7 @@ public struct WebSocketClientHandshake: Sendable, Equatable {
     public init(
         path: String, host: String, fields: [(name: String, value: String)] = [], key: String? = nil
     ) throws(WebSocketClientHandshakeError) {
+        _ = Self.libcryptoKeptUntilExit
         guard path.hasPrefix("/"), path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw WebSocketClientHandshakeError("The WebSocket path \"\(path)\" must start with / and hold visible ASCII only.")
         }
@@ -110,6 +111,12 @@ public struct WebSocketClientHandshake: Sendable, Equatable {
         }
         return chosen
     }
+
+    /// Initializes libcrypto without its exit-time cleanup (`OPENSSL_INIT_NO_ATEXIT`), once, before the client's first
+    /// use of it: a client app that returns from `main` while its loop thread is in a handshake (`RAND_bytes`, SHA-1)
+    /// crashed now and then in libcrypto's `atexit` handler, which frees what that thread was using. The process is
+    /// ending anyway; the kernel frees it. No effect when libcrypto was initialized before (e.g. by the server).
+    static let libcryptoKeptUntilExit: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
 
     /// `count` bytes from libcrypto's CSPRNG (`RAND_bytes`); should it fail, from the system's (`getrandom`).
     static func randomBytes(_ count: Int) -> [UInt8] {

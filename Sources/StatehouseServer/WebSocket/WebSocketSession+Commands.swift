@@ -45,7 +45,8 @@ extension WebSocketSession {
         private static let sinceProblem = "\"since\" must be a version: an integer from 0 to 2^64-1."
     }
 
-    /// The longest `ref` and `id` (a subscription's, or an idempotency key) a client message may carry, in bytes.
+    /// The longest `ref` and subscription `id` a client message may carry, in bytes (idempotency keys: the same bound,
+    /// checked by the idempotency gate).
     static let maxIdentifierBytes = 255
 
     func handleText(_ text: [UInt8]) {
@@ -59,12 +60,14 @@ extension WebSocketSession {
         guard let object = value.objectValue else {
             return reject(nil, "A message must be a JSON object with a \"type\".")
         }
-        // A `ref` or `id` is echoed in answers and kept while its action or subscription lives: bounded, and a longer
-        // one is refused without being echoed.
-        for key in ["ref", "id"] {
+        // A `ref`, or a subscription's `id`, is echoed in answers and kept while its action or subscription lives:
+        // bounded, and a longer one is refused without being echoed. (An action's `id` is its idempotency key, which
+        // the idempotency gate bounds with its own error, `invalid_idempotency_key`.)
+        let isAction = object["type"]?.stringValue == "action"
+        for key in isAction ? ["ref"] : ["ref", "id"] {
             guard case .string(let text)? = object[key], text.utf8.count > Self.maxIdentifierBytes else { continue }
             let message = "\"\(key)\" is \(text.utf8.count) bytes long; send at most \(Self.maxIdentifierBytes)."
-            if object["type"]?.stringValue == "action" {
+            if isAction {
                 return answer(takeTicket(), WireMessage.error(ref: nil, ClientMessageDecoding.invalidMessage(message)))
             }
             return reject(nil, message)

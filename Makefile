@@ -8,7 +8,7 @@ PYTHON_STAMP := $(VENV)/.websockets-installed
 .PHONY: run test build release bootstrap venv clean sanitize soak
 
 bootstrap:
-	@scripts/bootstrap
+	@SWIFT=$(SWIFT) scripts/bootstrap
 
 build: bootstrap
 	$(SWIFT) build
@@ -47,6 +47,13 @@ test: bootstrap venv
 	    2>&1 | tee -a .build/test-output.txt || { status=1; \
 	    grep -q '^browser tests:' .build/test-output.txt || echo 'browser tests: 0 passed, 1 failed' >> .build/test-output.txt; }; \
 	  scripts/test-summary .build/test-output.txt .build/js-test-output.txt; exit $$status
+
+# The Dockerfile's build stage without a Docker engine (scripts/check-docker-build): only the paths its COPY lines name,
+# in an empty directory, then its release build there, then the binary the runtime stage takes. A few minutes.
+docker-check: bootstrap
+	scripts/check-docker-build
+
+.PHONY: docker-check
 
 # The attacks of docs/security.md replayed against the release server (Tests/Soak/soak.py), each bounded in count and
 # time (a few minutes in all), then the crash test of durable stores (Tests/Soak/crash.py: SIGKILL under load, about

@@ -103,6 +103,41 @@ extension ServerTests {
             }
         }
 
+        /// HEAD works wherever GET does (docs/protocol.md): on `/events` it answers the stream's head (200
+        /// `text/event-stream`, the CORS fields) without starting a stream, so the connection answers the next request
+        /// (a started stream would put its first `state` event where the next response's status line must be).
+        @Test func headOnEventsAnswersTheStreamHeadAndNoStream() async throws {
+            try await TestServer.with(configure: Self.browserSetup) { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                let fields = [("Origin", Self.origin), ("Authorization", "Bearer \(Self.token)")]
+                let head = try client.request("HEAD", "/stores/counter/events?format=patch", fields: fields)
+                #expect(head.status == 200)
+                #expect(head.field("Content-Type") == "text/event-stream")
+                #expect(head.field("Cache-Control") == "no-cache")
+                #expect(head.field("Access-Control-Allow-Origin") == Self.origin)
+                #expect(head.field("Access-Control-Expose-Headers")?.contains("WWW-Authenticate") == true)
+                #expect(head.field("Connection") == nil)
+                #expect(head.body.isEmpty)
+                let posted = try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#, fields: fields)
+                #expect(posted.status == 200)
+                #expect(try client.request("GET", "/healthz").status == 200)
+                // Checked like a GET: a bad query, an unknown store, no credential.
+                let badQuery = try client.request("HEAD", "/stores/counter/events?format=nope", fields: fields)
+                #expect(badQuery.status == 400)
+                #expect(badQuery.body.isEmpty)
+                #expect(try client.request("HEAD", "/stores/nope/events", fields: fields).status == 404)
+                #expect(try client.request("HEAD", "/stores/counter/events").status == 401)
+                let wrong = try client.request("POST", "/stores/counter/events", body: "{}", fields: fields)
+                #expect(wrong.status == 405)
+                #expect(wrong.field("Allow") == "GET, HEAD")
+                // Connection: close is honoured: the head, then the end of the connection.
+                let closing = try client.request("HEAD", "/stores/counter/events", fields: fields + [("Connection", "close")])
+                #expect(closing.status == 200)
+                #expect(closing.field("Connection") == "close")
+            }
+        }
+
         /// `fetch` POST with `Content-Type: application/json`, `Authorization` and `Idempotency-Key` from another
         /// origin: the preflight allows those fields, and the answer exposes `Idempotent-Replayed` on a replay.
         @Test func crossOriginKeyedPostPassesThePreflight() async throws {

@@ -10,14 +10,32 @@ extension HTTPSession {
         do {
             stream = try StreamRequest(QueryParameters(request.query), lastEventID: request.fields["Last-Event-ID"])
         } catch {
-            send(error: error, keepAlive: request.keepAlive, headOnly: false)
+            send(error: error, keepAlive: request.keepAlive, headOnly: request.method == "HEAD")
             return
         }
+        if request.method == "HEAD" { return sendStreamHead(keepAlive: request.keepAlive) }
         handOff()
         let session = SSESession(
             connection: connection, connectionID: connectionID, store: store, context: context, channel: stream.channel)
         context.replace(self, with: session)
         session.start(resume: stream.resume, fields: corsFields)
+    }
+
+    /// `HEAD /stores/{name}/events`: the head a GET's stream starts with (200 `text/event-stream`, chunked, the CORS
+    /// fields of an allowed `Origin`) and nothing after it (RFC 9110 §9.3.2; RFC 9112 §6.3: a response to HEAD has no
+    /// content whatever its framing fields say). No stream starts: the connection stays HTTP, kept alive when the
+    /// request asked for it, and the next request is answered.
+    private func sendStreamHead(keepAlive requested: Bool) {
+        context.loop.assertInLoop()
+        guard let keepAlive = rules.responseStarted(keepAlive: requested && !context.isShuttingDown) else { return }
+        context.logger.debug(
+            "http HEAD \(current.path) → 200 (stream head only)\(keepAlive ? "" : ", closing")", metadata: connectionMetadata)
+        connection.write(ServerSentEvents.responseHead(fields: corsFields, closing: !keepAlive))
+        if !keepAlive {
+            connection.closeAfterWrites()
+        } else if connection.isWritePaused {
+            rules.writesPaused()
+        }
     }
 
     /// Completes an RFC 6455 opening handshake (§4.2.2) and hands the socket to a ``WebSocketSession``; anything

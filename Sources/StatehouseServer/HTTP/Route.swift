@@ -78,7 +78,7 @@ enum Route: Equatable {
         case 3 where named && equals(2, "reset"):
             return try allow(method == "POST", ["POST"], .reset(try name()))
         case 3 where named && equals(2, "events"):
-            return try allow(method == "GET", ["GET"], .events(try name()))
+            return try allow(readable, ["GET", "HEAD"], .events(try name()))
         case 3 where named && equals(2, "log"):
             return try allow(readable, ["GET", "HEAD"], .log(try name()))
         case 3 where named && equals(2, "ws"):

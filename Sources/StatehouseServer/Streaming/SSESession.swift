@@ -43,9 +43,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     /// fields of an allowed `Origin` (without them a browser's `EventSource` from another origin fails).
     func start(resume: StreamPosition?, fields: [HTTPField] = []) {
         context.loop.assertInLoop()
-        let extra = fields.map { "\($0.name): \($0.value)\r\n" }.joined()
-        connection.write(Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-            + extra + "Transfer-Encoding: chunked\r\n\r\n").utf8))
+        connection.write(ServerSentEvents.responseHead(fields: fields, closing: false))
         let (first, version) = store.fanout.subscribe(self, from: resume)
         cursor.lastSent = StreamPosition(epoch: store.fanout.epoch, version: version)
         if let first { send(first) }

@@ -26,7 +26,6 @@ extension ClientSession {
 
     /// Writes the pending action at `index` on the current connection; the first write arms its ack timeout.
     mutating func write(pendingAt index: Int, into outputs: inout [Output]) {
-        pending[index].written = true
         outputs.append(.write(Self.actionMessage(pending[index])))
         guard !pending[index].armed else { return }
         pending[index].armed = true

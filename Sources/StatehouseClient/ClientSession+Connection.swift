@@ -34,7 +34,6 @@ extension ClientSession {
         // at once, a first message over `maxMessageBytes`): the backoff keeps growing instead of hammering it.
         case .live: attempt = heardFromServer ? 0 : openedAfterAttempts + 1
         }
-        for index in pending.indices { pending[index].written = false }
         if case .server(_, _, let status?)? = refusal, (400..<500).contains(status), status != 408, status != 429 {
             for action in pending {
                 outputs.append(.completed(seq: action.seq, .failure(refusal!)))

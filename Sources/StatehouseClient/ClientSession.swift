@@ -58,8 +58,6 @@ package struct ClientSession: Sendable {
         package let body: [UInt8]
         /// `wait=settled` with this timeout (ms), or nil for a plain ack.
         package let settleTimeoutMs: Int?
-        /// Written on the current connection (else it waits to be).
-        package var written = false
         /// Written at least once: its ack timeout runs (it starts at the first write, not while it waits offline).
         package var armed = false
     }
@@ -94,7 +92,8 @@ package struct ClientSession: Sendable {
 
     package internal(set) var phase: Phase = .idle
     package internal(set) var subscriptions: [Int: Subscription] = [:]
-    /// Oldest first; the written ones are a prefix.
+    /// Oldest first. While `live` every one of them has been written on the current connection; otherwise none has
+    /// (they go out, in this order, when the next connection opens).
     package internal(set) var pending: [PendingAction] = []
     /// The status last reported.
     package internal(set) var status: ConnectionStatus = .connecting

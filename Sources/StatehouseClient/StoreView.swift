@@ -13,6 +13,8 @@ import Statehouse
 /// Thread-safe: state behind one `Locked`; deliveries come from the connection's loop thread, one at a time, so
 /// observers are called in version order.
 final class StoreView<R: ServableReducer>: SubscriptionSink {
+    typealias Waiter = CheckedContinuation<Snapshot<R.State>, any Error>
+
     struct Watchers {
         var snapshot: Snapshot<R.State>?
         var epoch: String?
@@ -25,7 +27,13 @@ final class StoreView<R: ServableReducer>: SubscriptionSink {
         var streams: [UInt64: AsyncStream<Snapshot<R.State>>.Continuation] = [:]
         /// Each events stream: what takes an event's JSON, and what finishes the stream.
         var eventWatchers: [UInt64: (deliver: @Sendable (JSONValue) -> Void, finish: @Sendable () -> Void)] = [:]
-        var firstWaiters: [CheckedContinuation<Snapshot<R.State>, any Error>] = []
+        var firstWaiters: [Waiter] = []
+
+        /// Who waits for the first snapshot, handed over once: the list is empty afterwards.
+        mutating func takeFirstWaiters() -> [Waiter] {
+            defer { firstWaiters.removeAll() }
+            return firstWaiters
+        }
 
         mutating func token() -> UInt64 {
             nextToken += 1
@@ -45,10 +53,9 @@ final class StoreView<R: ServableReducer>: SubscriptionSink {
             // The server's state is not this reducer's: keep the last good one; waiters learn why.
             let failure = ClientError.decoding(
                 "The state of store \"\(name)\" at version \(version) does not decode as \(R.State.self): \(error). Check that the server hosts it with \(R.self).")
-            let waiters = watchers.withLock { watchers -> [CheckedContinuation<Snapshot<R.State>, any Error>] in
+            let waiters = watchers.withLock { watchers in
                 watchers.decodingFailure = failure
-                defer { watchers.firstWaiters.removeAll() }
-                return watchers.firstWaiters
+                return watchers.takeFirstWaiters()
             }
             for waiter in waiters { waiter.resume(throwing: failure) }
             return
@@ -59,8 +66,7 @@ final class StoreView<R: ServableReducer>: SubscriptionSink {
             watchers.epoch = epoch
             watchers.decodingFailure = nil
             for stream in watchers.streams.values { stream.yield(snapshot) }
-            defer { watchers.firstWaiters.removeAll() }
-            return (Array(watchers.observers.values), watchers.firstWaiters)
+            return (Array(watchers.observers.values), watchers.takeFirstWaiters())
         }
         for waiter in waiters { waiter.resume(returning: snapshot) }
         for observer in observers { observer(snapshot) }
@@ -72,16 +78,13 @@ final class StoreView<R: ServableReducer>: SubscriptionSink {
     }
 
     func refused(_ error: ClientError) {
-        let waiters = watchers.withLock { watchers -> [CheckedContinuation<Snapshot<R.State>, any Error>] in
-            defer { watchers.firstWaiters.removeAll() }
-            return watchers.firstWaiters
-        }
+        let waiters = watchers.withLock { $0.takeFirstWaiters() }
         for waiter in waiters { waiter.resume(throwing: error) }
     }
 
     func end(_ error: ClientError) {
         // Streams are finished outside the lock: finishing runs their `onTermination`, which takes the lock.
-        typealias Ended = (waiters: [CheckedContinuation<Snapshot<R.State>, any Error>], finishers: [@Sendable () -> Void])
+        typealias Ended = (waiters: [Waiter], finishers: [@Sendable () -> Void])
         let (waiters, finishers) = watchers.withLock { watchers -> Ended in
             guard watchers.ending == nil else { return ([], []) }
             watchers.ending = error
@@ -90,8 +93,7 @@ final class StoreView<R: ServableReducer>: SubscriptionSink {
             watchers.streams.removeAll()
             watchers.observers.removeAll()
             watchers.eventWatchers.removeAll()
-            defer { watchers.firstWaiters.removeAll() }
-            return (watchers.firstWaiters, finishers)
+            return (watchers.takeFirstWaiters(), finishers)
         }
         for finish in finishers { finish() }
         for waiter in waiters { waiter.resume(throwing: error) }

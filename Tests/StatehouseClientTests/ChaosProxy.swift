@@ -1,4 +1,5 @@
 import Foundation
+import StatehouseTestClients
 import Locking
 
 /// Tests/Support/chaos_proxy.py as a child process: a TCP proxy on loopback that cuts and stalls connections on
@@ -56,12 +57,12 @@ final class ChaosProxy: @unchecked Sendable {
 
     /// Starts the proxy in front of `upstream` off the cooperative pool (it waits for the child's first line).
     static func start(upstream: Int) async throws -> ChaosProxy {
-        try await offPool { try ChaosProxy(upstream: upstream) }
+        try await blocking { try ChaosProxy(upstream: upstream) }
     }
 
     /// Sends one command line and waits (up to 10 s, off the cooperative pool) for its `ok` answer.
     func command(_ line: String) async throws {
-        try await offPool { [self] in try commandBlocking(line) }
+        try await blocking { [self] in try commandBlocking(line) }
     }
 
     private func commandBlocking(_ line: String) throws {

@@ -3,6 +3,7 @@ import Foundation
 import Locking
 import StatehouseClient
 import StatehouseServer
+import StatehouseTestClients
 import Testing
 import UVLoop
 
@@ -25,7 +26,7 @@ final class ClientTestServer: @unchecked Sendable {
             stores: [.init(name: "counter", reducer: "Counter"), .init(name: "todos", reducer: "TodoList")])
         configure(&configuration)
         let server = try Server(configuration: configuration, catalog: ReducerCatalog.demo)
-        let port = try await offPool { try server.start() }
+        let port = try await blocking { try server.start() }
         return ClientTestServer(server: server, port: port)
     }
 
@@ -33,7 +34,7 @@ final class ClientTestServer: @unchecked Sendable {
 
     /// Shuts the server down from a thread of its own (it blocks until its loops end; never on the pool).
     func stop() async {
-        try? await offPool { [server] in server.shutdown() }
+        try? await blocking { [server] in server.shutdown() }
     }
 
     /// Runs `body` with a fresh server configured by `configure`, and always shuts it down.
@@ -49,15 +50,6 @@ final class ClientTestServer: @unchecked Sendable {
             await server.stop()
             throw error
         }
-    }
-}
-
-/// Runs blocking code on a thread of its own, never on one of the few threads of Swift's cooperative pool.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 }
 

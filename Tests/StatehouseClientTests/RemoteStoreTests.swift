@@ -246,7 +246,7 @@ extension ClientTestServer {
     /// The `count` of a Counter store, read over HTTP (off the cooperative pool).
     func count(_ store: String) async -> Int? {
         let port = UInt16(self.port)
-        return try? await offPool {
+        return try? await blocking {
             let client = try TestHTTPClient(port: port)
             defer { client.close() }
             let state = try client.request("GET", "/stores/\(store)").json()["state"] as? [String: Any]

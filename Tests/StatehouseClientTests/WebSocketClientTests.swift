@@ -1,4 +1,5 @@
 import Foundation
+import StatehouseTestClients
 import StatehouseClient
 import StatehouseServer
 import Testing
@@ -319,7 +320,7 @@ struct WebSocketClientScriptedTests {
         var peak = 0
         let until = ContinuousClock.now + .seconds(2)
         while ContinuousClock.now < until {
-            let unsent = try await offPool { try loop.loop.submitAndWait { client.unsentBytes } }
+            let unsent = try await blocking { try loop.loop.submitAndWait { client.unsentBytes } }
             peak = max(peak, unsent)
             try await Task.sleep(for: .milliseconds(20))  // sampling for a fixed window, not synchronisation
         }

@@ -63,16 +63,6 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs blocking client code on a thread of its own, so it never occupies one of the few threads of Swift's
-/// cooperative pool, which the server's store actors need (the machine may have 2 cores).
-func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
-}
-
 /// Sends the same keyed POST from `count` connections at once (each on a thread of its own); returns the bodies.
 func concurrentKeyedPosts(port: UInt16, count: Int, path: String, body: String, key: String) async throws -> [String] {
     try await withThrowingTaskGroup(of: String.self) { group in

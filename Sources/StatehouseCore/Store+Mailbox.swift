@@ -127,6 +127,7 @@ extension Store {
     private func reduce(_ action: R.Action, _ envelope: Envelope) {
         if isStale(envelope) || isStopped {
             droppedActions += 1
+            actionCounts.countDropped()
             report(action, envelope, dropped: true)
             releaseHolds(of: envelope)
             complete(envelope, nil)
@@ -138,6 +139,7 @@ extension Store {
         }
         let previous = state
         let effect = reducer.reduce(state: &state, action: action)
+        actionCounts.countReduced()
         if state != previous {
             version += 1
             if journaling != nil { journalChange(.action(action, fromEffect: envelope.fromEffect)) }

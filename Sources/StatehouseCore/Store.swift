@@ -64,6 +64,8 @@ public actor Store<R: Reducer> {
     /// Set by a stop: every action after it is dropped.
     @exclusivity(unchecked) var isStopped = false
     @exclusivity(unchecked) var droppedActions = 0
+    /// Actions reduced and dropped, readable from any thread (metrics).
+    public nonisolated let actionCounts = ActionCounts()
     @exclusivity(unchecked) var resetEpoch: UInt64 = 0
     /// Effect runs, tasks, settle groups, throttle windows and idle waiters (see `Store+Bookkeeping.swift`);
     /// `nil` until the first effect, settle or wait needs them, so a store that never runs one does not pay for them.

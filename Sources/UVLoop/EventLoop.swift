@@ -255,6 +255,14 @@ public final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var runningJobs: [Job] = []
     @exclusivity(unchecked) private var flushing: [TCPConnection] = []
 
+    // MARK: Traffic counters (loop thread only)
+
+    /// Bytes read from this loop's TCP connections since the loop was created (metrics). Loop thread only.
+    @exclusivity(unchecked) public internal(set) var readBytes: UInt64 = 0
+    /// Bytes this loop's TCP connections handed to the kernel since the loop was created (metrics): written, not
+    /// merely accepted by ``TCPConnection/write(_:)``. Loop thread only.
+    @exclusivity(unchecked) public internal(set) var writtenBytes: UInt64 = 0
+
     // MARK: Write gathering (loop thread only)
 
     /// True while jobs from ``execute(_:)`` run: connection writes are gathered until the batch ends. Written on the

@@ -1,4 +1,5 @@
 import Synchronization
+import StatehouseCore
 import JSON
 import Locking
 
@@ -35,12 +36,17 @@ final class HostedStore: Sendable {
     private let operations: Operations
     /// Made on the first keyed action (see ``idempotency``).
     private let idempotencyCache = Locked<IdempotencyCache?>(nil)
+    /// Actions the store's reducer ran and dropped (counted by the store itself, read here for metrics).
+    let actionCounts: ActionCounts
+    /// Actions refused before reaching the store, by error code (an error path: a lock is cheap enough).
+    private let refusals = Locked<[String: UInt64]>([:])
 
     /// `keys`: a recovered store's unexpired idempotency keys.
     init(
         name: String, reducerName: String, fanout: StoreFanout, persistence: StorePersistence?, keys: [StoredKey],
-        operations: Operations
+        actionCounts: ActionCounts, operations: Operations
     ) {
+        self.actionCounts = actionCounts
         self.name = name
         self.reducerName = reducerName
         self.fanout = fanout
@@ -79,10 +85,26 @@ final class HostedStore: Sendable {
     }
 
     /// Decodes one Flux Standard Action from JSON bytes, ready to be submitted.
-    func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> { operations.prepare(actionJSON) }
+    /// A refusal is counted (``refusedActions``).
+    func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> {
+        let result = operations.prepare(actionJSON)
+        if case .failure(let error) = result { countRefusal(error) }
+        return result
+    }
 
     /// Decodes one parsed WebSocket client message (`{"type":"action","ref":…,"action":{…}}`).
-    func decodeClientMessage(_ message: JSONObject) -> ClientMessage { operations.decodeClientMessage(message) }
+    /// A message that cannot be acted on is counted as refused (``refusedActions``).
+    func decodeClientMessage(_ message: JSONObject) -> ClientMessage {
+        let decoded = operations.decodeClientMessage(message)
+        if case .invalid(_, let error) = decoded { countRefusal(error) }
+        return decoded
+    }
+
+    /// Actions refused because they did not decode (an HTTP `POST` body, a WebSocket `action` message), by error
+    /// code, since the store was created.
+    var refusedActions: [String: UInt64] { refusals.withLock { $0 } }
+
+    private func countRefusal(_ error: APIError) { refusals.withLock { $0[error.code, default: 0] += 1 } }
 
     /// The state at `version` rebuilt from the journal (its snapshot and the actions after it through the reducer), as
     /// JSON; blocking (run it off the event loops). nil when the version is not retained or the store is not durable.

@@ -85,7 +85,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
             stateAt: { try typed.state(at: $0) })
         return HostedStore(
             name: name, reducerName: reducerName, fanout: typed.fanout, persistence: persistence, keys: recovery?.keys ?? [],
-            operations: operations)
+            actionCounts: typed.store.actionCounts, operations: operations)
     }
 
     func start() async {

@@ -262,3 +262,12 @@ struct StreamPosition: Equatable, Sendable {
     var epoch: String
     var version: UInt64
 }
+
+extension StoreFanout {
+    /// The newest version and this loop's shard (nil when no subscriber or waiter was ever here), read together under
+    /// the lock (metrics, on `loop`).
+    func newestAndShard(on loop: EventLoop) -> (newest: UInt64, shard: FanoutShard?) {
+        loop.assertInLoop()
+        return shared.withLock { shared in (shared.history.newestVersion, shared.shards.first { $0.loop === loop }) }
+    }
+}

@@ -23,6 +23,8 @@ final class HostedStore: Sendable {
         let prepare: @Sendable (_ actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
         let decodeClientMessage: @Sendable (_ message: JSONObject) -> ClientMessage
         let stateAt: @Sendable (_ version: UInt64) throws -> [UInt8]?
+        /// The actions the store's reducer ran and dropped so far (metrics).
+        let actionCounts: @Sendable () -> (reduced: UInt64, dropped: UInt64)
     }
 
     /// The store's name from the configuration.
@@ -34,19 +36,20 @@ final class HostedStore: Sendable {
     /// Where the store is written; nil for a store in memory only.
     let persistence: StorePersistence?
     private let operations: Operations
-    /// Made on the first keyed action (see ``idempotency``).
-    private let idempotencyCache = Locked<IdempotencyCache?>(nil)
-    /// Actions the store's reducer ran and dropped (counted by the store itself, read here for metrics).
-    let actionCounts: ActionCounts
-    /// Actions refused before reaching the store, by error code (an error path: a lock is cheap enough).
-    private let refusals = Locked<[String: UInt64]>([:])
+    /// What a store keeps behind one lock: the idempotency cache (made on the first keyed action, see
+    /// ``idempotency``) and the count of refused actions by error code (an error path: a lock is cheap enough). One
+    /// lock, not two: an idle store's heap cost is budgeted (StoreMemoryTests).
+    private struct SideTables {
+        var idempotency: IdempotencyCache?
+        var refusals: [String: UInt64] = [:]
+    }
+    private let sideTables = Locked(SideTables())
 
     /// `keys`: a recovered store's unexpired idempotency keys.
     init(
         name: String, reducerName: String, fanout: StoreFanout, persistence: StorePersistence?, keys: [StoredKey],
-        actionCounts: ActionCounts, operations: Operations
+        operations: Operations
     ) {
-        self.actionCounts = actionCounts
         self.name = name
         self.reducerName = reducerName
         self.fanout = fanout
@@ -59,10 +62,10 @@ final class HostedStore: Sendable {
     /// Outcomes of keyed actions. Made on the first keyed action (any loop may ask first), so a store that never sees
     /// an idempotency key never has one.
     var idempotency: IdempotencyCache {
-        idempotencyCache.withLock { slot in
-            if let cache = slot { return cache }
+        sideTables.withLock { tables in
+            if let cache = tables.idempotency { return cache }
             let cache = persistence.map { IdempotencyCache(ttl: $0.durability.keyTtl) } ?? IdempotencyCache()
-            slot = cache
+            tables.idempotency = cache
             return cache
         }
     }
@@ -102,9 +105,12 @@ final class HostedStore: Sendable {
 
     /// Actions refused because they did not decode (an HTTP `POST` body, a WebSocket `action` message), by error
     /// code, since the store was created.
-    var refusedActions: [String: UInt64] { refusals.withLock { $0 } }
+    var refusedActions: [String: UInt64] { sideTables.withLock { $0.refusals } }
 
-    private func countRefusal(_ error: APIError) { refusals.withLock { $0[error.code, default: 0] += 1 } }
+    /// Actions the store's reducer ran and dropped so far (metrics).
+    var actionCounts: (reduced: UInt64, dropped: UInt64) { operations.actionCounts() }
+
+    private func countRefusal(_ error: APIError) { sideTables.withLock { $0.refusals[error.code, default: 0] += 1 } }
 
     /// The state at `version` rebuilt from the journal (its snapshot and the actions after it through the reducer), as
     /// JSON; blocking (run it off the event loops). nil when the version is not retained or the store is not durable.

@@ -126,7 +126,6 @@ extension Store {
     /// envelope's completion.
     private func reduce(_ action: R.Action, _ envelope: Envelope) {
         if isStale(envelope) || isStopped {
-            droppedActions += 1
             actionCounts.countDropped()
             report(action, envelope, dropped: true)
             releaseHolds(of: envelope)

@@ -63,7 +63,6 @@ public actor Store<R: Reducer> {
     var isStarted = false
     /// Set by a stop: every action after it is dropped.
     @exclusivity(unchecked) var isStopped = false
-    @exclusivity(unchecked) var droppedActions = 0
     /// Actions reduced and dropped, readable from any thread (metrics).
     public nonisolated let actionCounts = ActionCounts()
     @exclusivity(unchecked) var resetEpoch: UInt64 = 0
@@ -142,7 +141,7 @@ public actor Store<R: Reducer> {
     /// The number of effect-produced actions dropped at reduce time because their run had been
     /// cancelled (for tests; a `Send` from an already-cancelled task enqueues nothing and is not counted).
     package var droppedActionCount: Int {
-        droppedActions
+        Int(actionCounts.dropped)
     }
 
     /// Writes one line to the logger, or to standard error without one.

@@ -1,14 +1,17 @@
 import Synchronization
+public import Locking
 
-/// How many actions a store has reduced and dropped since it was created, readable from any thread without a hop to
-/// the store's actor (metrics). Stored inline in the store (two words, no object of its own: an idle store's heap cost
-/// is budgeted, Tests/StatehouseServerTests/StoreMemoryTests).
+/// How many actions a store has reduced and dropped since it was created, and how long its reduces took, readable
+/// from any thread without a hop to the store's actor (metrics). Stored inline in the store (three words, and a
+/// histogram made at the first reduce: an idle store's heap cost is budgeted, Tests/StatehouseServerTests/
+/// StoreMemoryTests).
 ///
 /// ## Thread safety
-/// Sendable: two atomic counters, bumped on the store's actor (one relaxed add per action), read anywhere.
+/// Sendable: atomic counters, bumped on the store's actor (relaxed adds per action), read anywhere.
 public struct ActionCounts: ~Copyable, Sendable {
     private let reducedCount = Atomic<UInt64>(0)
     private let droppedCount = Atomic<UInt64>(0)
+    private let reduceTimes = AtomicLazyReference<DurationHistogram>()
 
     init() {}
 
@@ -18,7 +21,17 @@ public struct ActionCounts: ~Copyable, Sendable {
     /// Actions dropped at reduce time (their effect run was cancelled, or the store was stopped), since creation.
     public var dropped: UInt64 { droppedCount.load(ordering: .relaxed) }
 
-    func countReduced() { reducedCount.wrappingAdd(1, ordering: .relaxed) }
+    /// How long the reducer's `reduce` took per action (``DurationHistogram/reduceBoundsNs``); nil before the first.
+    public var reduceDurations: DurationHistogram.Snapshot? { reduceTimes.load()?.snapshot() }
+
+    /// Counts one reduce that took `nanoseconds`.
+    func countReduced(nanoseconds: UInt64) {
+        reducedCount.wrappingAdd(1, ordering: .relaxed)
+        let histogram =
+            reduceTimes.load()
+            ?? reduceTimes.storeIfNil(DurationHistogram(upperBoundsNs: DurationHistogram.reduceBoundsNs))
+        histogram.record(nanoseconds: nanoseconds)
+    }
 
     func countDropped() { droppedCount.wrappingAdd(1, ordering: .relaxed) }
 }

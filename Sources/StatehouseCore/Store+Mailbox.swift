@@ -1,3 +1,5 @@
+import Locking
+
 extension Store {
     /// Enqueues `action` from any thread and returns at once.
     ///
@@ -137,8 +139,9 @@ extension Store {
             ownGroup = openGroup(request)
         }
         let previous = state
+        let reduceStart = DurationHistogram.nowNs()
         let effect = reducer.reduce(state: &state, action: action)
-        actionCounts.countReduced()
+        actionCounts.countReduced(nanoseconds: DurationHistogram.nowNs() &- reduceStart)
         if state != previous {
             version += 1
             if journaling != nil { journalChange(.action(action, fromEffect: envelope.fromEffect)) }

@@ -50,6 +50,17 @@ extension ServerTests {
                     #expect(samples["statehouse_store_subscribers{\(counter),transport=\"websocket\"}"] == 1)
                     #expect(samples["statehouse_store_subscribers{\(counter),transport=\"sse\"}"] == 1)
                     #expect(samples["statehouse_store_slowest_subscriber_lag_versions{\(counter)}"] == 0)
+                    #expect(samples["statehouse_store_slowest_subscriber_lag_seconds{\(counter)}"] == 0)
+                    #expect(samples["statehouse_store_catch_ups_total{\(counter)}"] == 0)
+                    // Four reduces, each in one bucket; the store that reduced nothing has no histogram.
+                    #expect(samples["statehouse_store_reduce_duration_seconds_count{\(counter)}"] == 4)
+                    #expect(samples["statehouse_store_reduce_duration_seconds_bucket{\(counter),le=\"+Inf\"}"] == 4)
+                    #expect(samples["statehouse_store_reduce_duration_seconds_bucket{\(counter),le=\"1\"}"] == 4)
+                    #expect(samples["statehouse_store_reduce_duration_seconds_count{store=\"todos\",reducer=\"TodoList\"}"] == nil)
+                    let turns = ["0", "1"].compactMap { samples["statehouse_loop_turn_duration_seconds_count{loop=\"\($0)\"}"] }
+                    #expect(turns.count == 2 && turns.reduce(0, +) > 0)
+                    #expect(["0", "1"].allSatisfy { samples["statehouse_loop_unsent_bytes{loop=\"\($0)\"}"] != nil })
+                    #expect(samples["statehouse_storage_transactions_total{outcome=\"committed\"}"] == nil, "no storage configured")
                     #expect(samples["statehouse_store_subscribers{store=\"todos\",reducer=\"TodoList\",transport=\"sse\"}"] == 0)
                     #expect(samples["statehouse_store_version{store=\"todos\",reducer=\"TodoList\"}"] == 0)
                     // Three connections (this client, the WebSocket, the SSE stream) on two loops.
@@ -64,6 +75,78 @@ extension ServerTests {
                     let head = try client.request("HEAD", "/metrics")
                     #expect(head.status == 200 && head.body.isEmpty)
                     #expect(try client.request("POST", "/metrics").status == 405)
+                }
+            }
+        }
+
+        /// A subscriber that stops reading falls behind: its lag shows in versions and in seconds; once it reads
+        /// again it gets one catch-up message (counted) and the lag is back to 0.
+        @Test func slowSubscriberLagInVersionsAndSecondsThenOneCountedCatchUp() async throws {
+            let configure: (inout ServerConfiguration) -> Void = { $0.streams.writeHighWaterBytes = 4_096 }
+            try await TestServer.with(configure: configure) { server in
+                try await blocking {
+                    let client = try TestHTTPClient(port: server.port)
+                    defer { client.close() }
+                    let slow = try TestWebSocketClient(port: server.port, path: "/stores/todos/ws", receiveBufferBytes: 4_096)
+                    defer { slow.close() }
+                    #expect(try slow.receiveJSON()["version"] as? Int == 0)
+                    let todos = #"store="todos",reducer="TodoList""#
+                    let text = String(repeating: "x", count: 2_000)
+                    var version = 0
+                    var samples = Exposition("")
+                    let deadline = ContinuousClock.now + .seconds(20)
+                    // Changes of ever bigger states until the unread socket backs up and the subscriber is behind.
+                    repeat {
+                        let answer = try client.request(
+                            "POST", "/stores/todos/actions", body: #"{"type":"add","payload":{"text":"\#(text)"}}"#)
+                        version = try #require(answer.json()["version"] as? Int)
+                        samples = Exposition(try client.request("GET", "/metrics").bodyText)
+                    } while (samples["statehouse_store_slowest_subscriber_lag_versions{\(todos)}"] ?? 0) < 2
+                        && ContinuousClock.now < deadline
+                    let lagVersions = try #require(samples["statehouse_store_slowest_subscriber_lag_versions{\(todos)}"])
+                    #expect(lagVersions >= 2 && lagVersions <= Double(version))
+                    let lagSeconds = try #require(samples["statehouse_store_slowest_subscriber_lag_seconds{\(todos)}"])
+                    #expect(lagSeconds > 0 && lagSeconds < 20)
+                    // The lag in seconds grows while nothing changes.
+                    let again = Exposition(try client.request("GET", "/metrics").bodyText)
+                    #expect((again["statehouse_store_slowest_subscriber_lag_seconds{\(todos)}"] ?? 0) > lagSeconds)
+
+                    // Reading again: messages up to the newest version, the last one a catch-up.
+                    while try slow.receiveJSON(timeout: .seconds(10))["version"] as? Int != version {}
+                    let caughtUp = ContinuousClock.now + .seconds(10)
+                    repeat {
+                        samples = Exposition(try client.request("GET", "/metrics").bodyText)
+                    } while samples["statehouse_store_slowest_subscriber_lag_versions{\(todos)}"] != 0 && ContinuousClock.now < caughtUp
+                    #expect(samples["statehouse_store_slowest_subscriber_lag_versions{\(todos)}"] == 0)
+                    #expect(samples["statehouse_store_slowest_subscriber_lag_seconds{\(todos)}"] == 0)
+                    #expect(samples["statehouse_store_catch_ups_total{\(todos)}"] == 1)
+                }
+            }
+        }
+
+        /// With storage, the database writer's figures: transactions by outcome, writes, their duration histogram and
+        /// the files' sizes; promtool accepts them.
+        @Test func durableServerExposesItsWritersFigures() async throws {
+            let directory = DurabilityTests.DataDirectory()
+            defer { directory.remove() }
+            try await TestServer.with(configure: DurabilityTests.durable(directory)) { server in
+                try await blocking {
+                    let client = try TestHTTPClient(port: server.port)
+                    defer { client.close() }
+                    for _ in 0..<3 {
+                        #expect(try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#).status == 200)
+                    }
+                    let scrape = try client.request("GET", "/metrics")
+                    let check = try Promtool.checkMetrics(scrape.body)
+                    #expect(check.status == 0, "promtool check metrics: \(check.output)\n\(scrape.bodyText)")
+                    let samples = Exposition(scrape.bodyText)
+                    let committed = try #require(samples["statehouse_storage_transactions_total{outcome=\"committed\"}"])
+                    // In `commit` mode each answered action was committed before its answer (maybe grouped).
+                    #expect(committed >= 1)
+                    #expect(samples["statehouse_storage_transactions_total{outcome=\"failed\"}"] == 0)
+                    #expect((samples["statehouse_storage_committed_writes_total"] ?? 0) >= 3)
+                    #expect(samples["statehouse_storage_transaction_duration_seconds_count"] == committed)
+                    #expect((samples["statehouse_storage_file_bytes{file=\"database\"}"] ?? 0) > 0)
                 }
             }
         }

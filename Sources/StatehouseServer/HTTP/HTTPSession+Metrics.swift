@@ -13,7 +13,8 @@ extension HTTPSession {
         let (keepAlive, headOnly) = (request.keepAlive, request.method == "HEAD")
         let gathering = MetricsGathering(expected: contexts.count) { [self] loops in
             loop.execute { [self] in
-                let body = ServerMetrics.exposition(stores: stores, loops: loops, process: .read())
+                let body = ServerMetrics.exposition(
+                    stores: stores, loops: loops, storage: context.durability?.database.writerFigures, process: .read())
                 let response = HTTPResponse(
                     status: 200, fields: [HTTPField(name: "Content-Type", value: ServerMetrics.contentType)], body: body)
                 finish(response, keepAlive: keepAlive, headOnly: headOnly)

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Writes the Prometheus text exposition format, version 0.0.4 (prometheus.io, *Exposition formats*): per metric
 /// family a `# HELP` line, a `# TYPE` line, then one sample line per label set, `name{label="value",…} number`.
@@ -15,10 +16,15 @@ struct MetricsExposition {
         case gauge
         /// A total that only grows (resets only when the process restarts); its name ends in `_total`.
         case counter
+        /// Observations counted in buckets: `<name>_bucket{le="…"}` (cumulative), `<name>_sum`, `<name>_count`.
+        case histogram
     }
 
     /// One sample: its labels in the order written, and its value.
-    typealias Sample = (labels: KeyValuePairs<String, String>, value: UInt64)
+    typealias Sample = (labels: KeyValuePairs<String, String>, value: Double)
+
+    /// One histogram of a family: its labels and the durations counted (written in seconds).
+    typealias HistogramSample = (labels: KeyValuePairs<String, String>, durations: DurationHistogram.Snapshot)
 
     private(set) var text = ""
 
@@ -28,15 +34,37 @@ struct MetricsExposition {
     /// Adds one family: `name` and every label name must match `[a-zA-Z_][a-zA-Z0-9_]*` (the caller's constants).
     mutating func family(_ name: String, _ kind: Kind, help: String, _ samples: [Sample]) {
         text += "# HELP \(name) \(Self.escapedHelp(help))\n# TYPE \(name) \(kind.rawValue)\n"
+        for sample in samples { line(name, sample.labels.map { ($0.key, $0.value) }, sample.value) }
+    }
+
+    /// Adds one histogram family (name without the `_bucket`/`_sum`/`_count` suffixes), durations in seconds.
+    mutating func histogram(_ name: String, help: String, _ samples: [HistogramSample]) {
+        text += "# HELP \(name) \(Self.escapedHelp(help))\n# TYPE \(name) histogram\n"
         for sample in samples {
-            text += name
-            if !sample.labels.isEmpty {
-                text += "{"
-                text += sample.labels.map { "\($0.key)=\"\(Self.escapedLabelValue($0.value))\"" }.joined(separator: ",")
-                text += "}"
+            let labels = sample.labels.map { ($0.key, $0.value) }
+            for (bound, count) in sample.durations.cumulativeCounts {
+                line(name + "_bucket", labels + [("le", Self.number(Double(bound) / 1e9))], Double(count))
             }
-            text += " \(sample.value)\n"
+            line(name + "_bucket", labels + [("le", "+Inf")], Double(sample.durations.count))
+            line(name + "_sum", labels, Double(sample.durations.sumNs) / 1e9)
+            line(name + "_count", labels, Double(sample.durations.count))
         }
+    }
+
+    private mutating func line(_ name: String, _ labels: [(String, String)], _ value: Double) {
+        text += name
+        if !labels.isEmpty {
+            text += "{"
+            text += labels.map { "\($0.0)=\"\(Self.escapedLabelValue($0.1))\"" }.joined(separator: ",")
+            text += "}"
+        }
+        text += " \(Self.number(value))\n"
+    }
+
+    /// A sample value or bound as the format reads it (Go's `ParseFloat`): whole numbers without a fraction.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
     }
 
     /// A label value as the format wants it between double quotes: `\` as `\\`, `"` as `\"`, line feed as `\n`.

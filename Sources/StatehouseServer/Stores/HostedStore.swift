@@ -23,8 +23,8 @@ final class HostedStore: Sendable {
         let prepare: @Sendable (_ actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
         let decodeClientMessage: @Sendable (_ message: JSONObject) -> ClientMessage
         let stateAt: @Sendable (_ version: UInt64) throws -> [UInt8]?
-        /// The actions the store's reducer ran and dropped so far (metrics).
-        let actionCounts: @Sendable () -> (reduced: UInt64, dropped: UInt64)
+        /// The actions the store's reducer ran and dropped so far, and its reduce times (metrics).
+        let actionCounts: @Sendable () -> ActionFigures
     }
 
     /// The store's name from the configuration.
@@ -107,8 +107,11 @@ final class HostedStore: Sendable {
     /// code, since the store was created.
     var refusedActions: [String: UInt64] { sideTables.withLock { $0.refusals } }
 
-    /// Actions the store's reducer ran and dropped so far (metrics).
-    var actionCounts: (reduced: UInt64, dropped: UInt64) { operations.actionCounts() }
+    /// What the store's reducer did so far (``StatehouseCore/ActionCounts``), for metrics.
+    typealias ActionFigures = (reduced: UInt64, dropped: UInt64, reduceDurations: DurationHistogram.Snapshot?)
+
+    /// Actions the store's reducer ran and dropped so far, and how long its reduces took (metrics).
+    var actionCounts: ActionFigures { operations.actionCounts() }
 
     private func countRefusal(_ error: APIError) { sideTables.withLock { $0.refusals[error.code, default: 0] += 1 } }
 

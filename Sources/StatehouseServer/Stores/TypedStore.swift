@@ -85,7 +85,9 @@ final class TypedStore<R: ServableReducer>: Sendable {
             prepare: { typed.prepare(actionJSON: $0) },
             decodeClientMessage: { typed.decodeClientMessage($0) },
             stateAt: { try typed.state(at: $0) },
-            actionCounts: { [store = typed.store] in (store.actionCounts.reduced, store.actionCounts.dropped) })
+            actionCounts: { [store = typed.store] in
+                (store.actionCounts.reduced, store.actionCounts.dropped, store.actionCounts.reduceDurations)
+            })
         return HostedStore(
             name: name, reducerName: reducerName, fanout: typed.fanout, persistence: persistence, keys: recovery?.keys ?? [],
             operations: operations)

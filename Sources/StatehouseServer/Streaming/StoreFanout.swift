@@ -158,8 +158,19 @@ final class StoreFanout: Sendable {
     }
 
     /// A message bringing a subscriber at `position` to the newest state (a patch when possible), and that version.
-    func catchUp(_ channel: StreamChannel, from position: StreamPosition?) -> (StreamMessage?, UInt64) {
-        shared.withLock { $0.catchUpMessage(channel, from: position) }
+    /// With `loop` (a subscriber that was behind, on that loop), a message is counted in the loop's shard
+    /// (``FanoutShard/catchUps``); nil for a snapshot the client asked for.
+    func catchUp(
+        _ channel: StreamChannel, from position: StreamPosition?, countingOn loop: EventLoop?
+    ) -> (StreamMessage?, UInt64) {
+        let (result, shard) = shared.withLock { shared in
+            (shared.catchUpMessage(channel, from: position), loop.flatMap { loop in shared.shards.first { $0.loop === loop } })
+        }
+        if result.0 != nil, let shard {
+            shard.loop.assertInLoop()
+            shard.catchUps += 1
+        }
+        return result
     }
 
     /// Removes a subscriber; idempotent.
@@ -270,4 +281,7 @@ extension StoreFanout {
         loop.assertInLoop()
         return shared.withLock { shared in (shared.history.newestVersion, shared.shards.first { $0.loop === loop }) }
     }
+
+    /// When `version` was recorded (monotonic ns, ``StoreHistory/madeAt(_:)``), read under the lock (metrics).
+    func madeAt(_ version: UInt64) -> UInt64? { shared.withLock { $0.history.madeAt(version) } }
 }

@@ -36,7 +36,10 @@ public final class DurationHistogram: Sendable {
     ]
 
     /// The buckets' upper bounds in nanoseconds, ascending (at most ``maxBounds``).
-    public let upperBoundsNs: [UInt64]
+    public var upperBoundsNs: [UInt64] { (0..<boundCount).map { bounds[$0] } }
+    /// The bounds inline (no array to reach through on every record), the unused ones `UInt64.max`.
+    private let bounds: InlineArray<15, UInt64>
+    private let boundCount: Int
     /// Observations per bucket, not cumulative: bucket `i` counts those in (bound `i-1`, bound `i`]; the one after the
     /// last bound counts the rest.
     private let buckets: InlineArray<16, Atomic<UInt64>>
@@ -45,14 +48,15 @@ public final class DurationHistogram: Sendable {
     /// A histogram with these upper bounds (ascending, at most ``maxBounds``).
     public init(upperBoundsNs: [UInt64]) {
         precondition(upperBoundsNs.count <= Self.maxBounds && upperBoundsNs == upperBoundsNs.sorted())
-        self.upperBoundsNs = upperBoundsNs
+        bounds = InlineArray { $0 < upperBoundsNs.count ? upperBoundsNs[$0] : .max }
+        boundCount = upperBoundsNs.count
         buckets = InlineArray { _ in Atomic(0) }
     }
 
     /// Counts one duration of `nanoseconds`.
     public func record(nanoseconds: UInt64) {
         var index = 0
-        while index < upperBoundsNs.count, nanoseconds > upperBoundsNs[index] { index += 1 }
+        while index < boundCount, nanoseconds > bounds[unchecked: index] { index += 1 }
         buckets[index].wrappingAdd(1, ordering: .relaxed)
         sumNs.wrappingAdd(nanoseconds, ordering: .relaxed)
     }
@@ -75,13 +79,13 @@ public final class DurationHistogram: Sendable {
     /// The counts so far, cumulative per bound.
     public func snapshot() -> Snapshot {
         var cumulative: [(upperBoundNs: UInt64, count: UInt64)] = []
-        cumulative.reserveCapacity(upperBoundsNs.count)
+        cumulative.reserveCapacity(boundCount)
         var total: UInt64 = 0
-        for (index, bound) in upperBoundsNs.enumerated() {
+        for index in 0..<boundCount {
             total &+= buckets[index].load(ordering: .relaxed)
-            cumulative.append((bound, total))
+            cumulative.append((bounds[index], total))
         }
-        total &+= buckets[upperBoundsNs.count].load(ordering: .relaxed)
+        total &+= buckets[boundCount].load(ordering: .relaxed)
         return Snapshot(cumulativeCounts: cumulative, count: total, sumNs: sumNs.load(ordering: .relaxed))
     }
 

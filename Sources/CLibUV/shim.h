@@ -70,3 +70,7 @@ static inline int cuv_addrinfo_copy(const struct addrinfo *info, int port, struc
 static inline const struct sockaddr *cuv_sockaddr_storage_as_sockaddr(const struct sockaddr_storage *a) {
     return (const struct sockaddr *)a;
 }
+/* Makes the loop count the time it spends blocked in its poll (uv_metrics_idle_time); uv_loop_configure is variadic,
+   so Swift cannot call it. Call before uv_run. */
+static inline int cuv_loop_track_idle_time(uv_loop_t *loop) { return uv_loop_configure(loop, UV_METRICS_IDLE_TIME); }
+static inline uv_handle_t *cuv_prepare_as_handle(uv_prepare_t *p) { return (uv_handle_t *)p; }

@@ -3,10 +3,10 @@ import Locking
 
 /// Decoded actions that carry no payload, by FSA `type`.
 ///
-/// An FSA without `payload` (or with `"payload":null`) shows the action's decoding nothing but its type, so one
-/// store decodes each such type once and reuses the value: `{"type":"increment"}` then costs a table lookup instead
-/// of a pass through `Codable`. This relies on an action's decoding being a pure function of its JSON, as
-/// ``ServableReducer`` requires. At most ``capacity`` types are kept (a custom `init(from:)` may accept any type
+/// An FSA without `payload` (or with `"payload":null`) shows the action's decoding nothing but its type, so each such
+/// type is decoded once and the value reused (one table per reducer type of a catalog, shared by its stores):
+/// `{"type":"increment"}` then costs a table lookup instead of a pass through `Codable`. This relies on an action's
+/// decoding being a pure function of its JSON, as ``ServableReducer`` requires. At most ``capacity`` types are kept (a custom `init(from:)` may accept any type
 /// name); later ones are decoded every time.
 ///
 /// ## Thread safety

@@ -1,3 +1,5 @@
+import Locking
+
 extension Store {
     /// Enqueues `action` from any thread and returns at once.
     ///
@@ -126,7 +128,7 @@ extension Store {
     /// envelope's completion.
     private func reduce(_ action: R.Action, _ envelope: Envelope) {
         if isStale(envelope) || isStopped {
-            droppedActions += 1
+            actionCounts.countDropped()
             report(action, envelope, dropped: true)
             releaseHolds(of: envelope)
             complete(envelope, nil)
@@ -137,7 +139,9 @@ extension Store {
             ownGroup = openGroup(request)
         }
         let previous = state
+        let reduceStart = DurationHistogram.nowNs()
         let effect = reducer.reduce(state: &state, action: action)
+        actionCounts.countReduced(nanoseconds: DurationHistogram.nowNs() &- reduceStart)
         if state != previous {
             version += 1
             if journaling != nil { journalChange(.action(action, fromEffect: envelope.fromEffect)) }

@@ -63,7 +63,8 @@ public actor Store<R: Reducer> {
     var isStarted = false
     /// Set by a stop: every action after it is dropped.
     @exclusivity(unchecked) var isStopped = false
-    @exclusivity(unchecked) var droppedActions = 0
+    /// Actions reduced and dropped, readable from any thread (metrics).
+    public nonisolated let actionCounts = ActionCounts()
     @exclusivity(unchecked) var resetEpoch: UInt64 = 0
     /// Effect runs, tasks, settle groups, throttle windows and idle waiters (see `Store+Bookkeeping.swift`);
     /// `nil` until the first effect, settle or wait needs them, so a store that never runs one does not pay for them.
@@ -140,7 +141,7 @@ public actor Store<R: Reducer> {
     /// The number of effect-produced actions dropped at reduce time because their run had been
     /// cancelled (for tests; a `Send` from an already-cancelled task enqueues nothing and is not counted).
     package var droppedActionCount: Int {
-        droppedActions
+        Int(actionCounts.dropped)
     }
 
     /// Writes one line to the logger, or to standard error without one.

@@ -77,11 +77,13 @@ public final class Server: @unchecked Sendable {
         let registry = StoreRegistry(stores)
         let connections = ConnectionGauge()
         let loopCount = loops.count
+        let siblings = LoopDirectory()
         contexts = loops.enumerated().map { [durability] index, loop in
             ServerContext(
                 loop: loop, configuration: configuration, catalog: catalog, stores: registry, connections: connections,
-                durability: durability, logger: logger, loopIndex: index, loopCount: loopCount)
+                durability: durability, logger: logger, loopIndex: index, loopCount: loopCount, siblings: siblings)
         }
+        siblings.fill(contexts)
         if let storage = configuration.storage {
             let durable = built.filter { $0.persistence != nil }.count
             logger.info("storage \(storage.path): sync \(storage.sync.rawValue), \(durable) durable store(s) recovered or created")

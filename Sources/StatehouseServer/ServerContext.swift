@@ -29,6 +29,10 @@ final class ServerContext: @unchecked Sendable {
     let durability: StoreDurability?
     /// The server's logger (no metadata of its own; sessions add `conn`, stores `store`).
     let logger: Logger
+    /// This loop's place among the server's loops (0-based: the `loop` label of its metrics).
+    let loopIndex: Int
+    /// Every loop's context (shared; filled once the server has made them all): `/metrics` reads each on its loop.
+    let siblings: LoopDirectory
     /// The last connection number given on this loop; loop `i` of `n` gives `i + 1`, `i + 1 + n`, `i + 1 + 2n`, …, so
     /// numbers are unique across the server's loops without shared state.
     private var lastConnectionID: UInt64
@@ -43,9 +47,11 @@ final class ServerContext: @unchecked Sendable {
     init(
         loop: EventLoop, configuration: ServerConfiguration, catalog: ReducerCatalog, stores: StoreRegistry,
         connections: ConnectionGauge, durability: StoreDurability? = nil, logger: Logger, loopIndex: Int = 0,
-        loopCount: Int = 1
+        loopCount: Int = 1, siblings: LoopDirectory = LoopDirectory()
     ) {
         self.loop = loop
+        self.loopIndex = loopIndex
+        self.siblings = siblings
         self.durability = durability
         self.logger = logger
         connectionIDStride = UInt64(max(1, loopCount))

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 internal import CLibUV
-import Locking
+public import Locking
 
 /// A libuv event loop running on a thread of its own.
 ///
@@ -19,6 +19,13 @@ import Locking
 public final class EventLoop: @unchecked Sendable {
     let uvLoop: UnsafeMutablePointer<uv_loop_t>
     private let door: UnsafeMutablePointer<uv_async_t>
+    /// A prepare handle (run before each poll) that times the loop's turns: see `EventLoop+TurnTimes.swift`.
+    let turnWatch: UnsafeMutablePointer<uv_prepare_t>
+    /// How long each turn of the loop worked, from its poll returning to the next poll (time blocked waiting for I/O
+    /// is not counted): ``DurationHistogram/turnBoundsNs``. Recorded on the loop thread, readable anywhere.
+    public let turnTimes = DurationHistogram(upperBoundsNs: DurationHistogram.turnBoundsNs)
+    /// `uv_hrtime` and the loop's idle time (ns) at the last prepare; 0 before the first (loop thread only).
+    @exclusivity(unchecked) var lastTurnMark: (time: UInt64, idle: UInt64) = (0, 0)
     /// The door's job queue and the loop's lifecycle, behind one lock (the project's `Locked`: a pthread mutex, no
     /// system call unless contended).
     private let queue = Locked(Queue())
@@ -48,6 +55,7 @@ public final class EventLoop: @unchecked Sendable {
     public init() throws(UVError) {
         uvLoop = .allocate(capacity: 1)
         door = .allocate(capacity: 1)
+        turnWatch = .allocate(capacity: 1)
         try UVError.check(uv_loop_init(uvLoop), "uv_loop_init")
         try UVError.check(uv_async_init(uvLoop, door) { handle in
             guard let raw = handle?.pointee.data else { return }
@@ -55,10 +63,12 @@ public final class EventLoop: @unchecked Sendable {
         }, "uv_async_init")
         door.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         uvLoop.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        try startTurnTimes()
     }
 
     deinit {
         door.deallocate()
+        turnWatch.deallocate()
         uvLoop.deallocate()
         readBuffer.deallocate()
         writeVectors.deallocate()
@@ -255,6 +265,14 @@ public final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var runningJobs: [Job] = []
     @exclusivity(unchecked) private var flushing: [TCPConnection] = []
 
+    // MARK: Traffic counters (loop thread only)
+
+    /// Bytes read from this loop's TCP connections since the loop was created (metrics). Loop thread only.
+    @exclusivity(unchecked) public internal(set) var readBytes: UInt64 = 0
+    /// Bytes this loop's TCP connections handed to the kernel since the loop was created (metrics): written, not
+    /// merely accepted by ``TCPConnection/write(_:)``. Loop thread only.
+    @exclusivity(unchecked) public internal(set) var writtenBytes: UInt64 = 0
+
     // MARK: Write gathering (loop thread only)
 
     /// True while jobs from ``execute(_:)`` run: connection writes are gathered until the batch ends. Written on the
@@ -273,6 +291,7 @@ public final class EventLoop: @unchecked Sendable {
         assertInLoop()
         for owner in Array(openHandles.values) { owner.closeHandle() }
         uv_close(UnsafeMutableRawPointer(door).assumingMemoryBound(to: uv_handle_t.self), nil)
+        uv_close(cuv_prepare_as_handle(turnWatch), nil)
     }
 
     // MARK: Handle registry (loop thread only)

@@ -47,6 +47,7 @@ extension TCPConnection {
             // Fast path: the kernel usually takes it all at once; no request allocation needed.
             let result = uv_try_write(stream, bufs, UInt32(buffers.count))
             if Int(result) == total {
+                loop.writtenBytes &+= UInt64(total)
                 // Everything is with the kernel: the write queue is empty again.
                 if outbox.isEmpty {
                     buffers.removeAll(keepingCapacity: true)
@@ -56,6 +57,7 @@ extension TCPConnection {
             }
             if result > 0 {
                 written = Int(result)
+                loop.writtenBytes &+= UInt64(written)
             } else if result != Int32(UV_EAGAIN.rawValue) {
                 fail(UVError(operation: "uv_try_write", code: result))
                 return
@@ -106,6 +108,7 @@ extension TCPConnection {
             if state == .open || state == .draining { fail(UVError(operation: "uv_write", code: status)) }
             return
         }
+        loop.writtenBytes &+= UInt64(bytes)
         if pendingWriteCount == 0, state == .draining { return sendFin() }
         resumeIfDrained()
     }
@@ -140,6 +143,7 @@ extension TCPConnection {
     func didRead(_ count: Int) {
         loop.assertInLoop()
         if count > 0 {
+            loop.readBytes &+= UInt64(count)
             guard state == .open || state == .draining else { return }
             onRead?(UnsafeRawBufferPointer(start: loop.readBuffer, count: count))
         } else if count < 0 {

@@ -23,20 +23,20 @@ import WebSocket
         fanout.stateChanged(version: 1, json: Self.todos(4))
         fanout.stateChanged(version: 2, json: Self.todos(5))
         let epoch = fanout.epoch
-        let first = try #require(fanout.catchUp(.whole, from: nil).0)
-        #expect(fanout.catchUp(.whole, from: nil).0 === first, "one snapshot per version")
+        let first = try #require(fanout.catchUp(.whole, from: nil, countingOn: nil).0)
+        #expect(fanout.catchUp(.whole, from: nil, countingOn: nil).0 === first, "one snapshot per version")
         let behind = StreamPosition(epoch: epoch, version: 1)
-        let patch = try #require(fanout.catchUp(.whole, from: behind).0)
+        let patch = try #require(fanout.catchUp(.whole, from: behind, countingOn: nil).0)
         #expect(patch.kind == .patch && patch.base == 1 && patch.version == 2)
-        #expect(fanout.catchUp(.whole, from: behind).0 === patch, "one catch-up per version and base")
+        #expect(fanout.catchUp(.whole, from: behind, countingOn: nil).0 === patch, "one catch-up per version and base")
         let ops = try JSONPatch.parse(try #require(JSONValue(parsing: patch.json).objectValue?["ops"]).serialized())
         #expect(try JSONPatch.apply(ops, to: JSONValue(parsing: Self.todos(4))) == (try JSONValue(parsing: Self.todos(5))))
-        #expect(fanout.catchUp(.whole, from: StreamPosition(epoch: epoch, version: 2)).0 == nil)
-        let stale = try #require(fanout.catchUp(.whole, from: StreamPosition(epoch: "other", version: 1)).0)
+        #expect(fanout.catchUp(.whole, from: StreamPosition(epoch: epoch, version: 2), countingOn: nil).0 == nil)
+        let stale = try #require(fanout.catchUp(.whole, from: StreamPosition(epoch: "other", version: 1), countingOn: nil).0)
         #expect(stale.json.starts(with: Array(#"{"type":"state","store":"t","epoch":"\#(epoch)","version":2,"resumed":false,"#.utf8)))
         fanout.stateChanged(version: 3, json: Self.todos(6))
-        #expect(fanout.catchUp(.whole, from: nil).0 !== first, "a new version, a new snapshot")
-        #expect(fanout.catchUp(.whole, from: nil).0?.version == 3)
+        #expect(fanout.catchUp(.whole, from: nil, countingOn: nil).0 !== first, "a new version, a new snapshot")
+        #expect(fanout.catchUp(.whole, from: nil, countingOn: nil).0?.version == 3)
     }
 
     /// A large message's framings write its body buffer itself, after a small head; a small one is one buffer.

@@ -11,6 +11,7 @@ extension AccessPolicy {
         case .readStore(let name), .events(let name), .webSocket(let name), .log(let name): (.read, name)
         case .postAction(let name), .reset(let name): (.write, name)
         case .putStore(let name), .deleteStore(let name): (.admin, name)
+        case .metrics: (.metrics, nil)
         }
     }
 

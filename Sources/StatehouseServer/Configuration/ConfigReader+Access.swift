@@ -34,12 +34,12 @@ extension ConfigReader {
                 stores = names
             }
             guard let names = nonEmptyStrings(object["scopes"]) else {
-                throw fail("\(at).scopes", "must list scopes: read, write, admin")
+                throw fail("\(at).scopes", "must list scopes: read, write, admin, metrics")
             }
             var scopes: Set<AccessPolicy.Scope> = []
             for name in names {
                 guard let scope = AccessPolicy.Scope(rawValue: name) else {
-                    throw fail("\(at).scopes", "unknown scope \"\(name)\"; use read, write, admin")
+                    throw fail("\(at).scopes", "unknown scope \"\(name)\"; use read, write, admin, metrics")
                 }
                 scopes.insert(scope)
             }

@@ -21,6 +21,8 @@ extension HTTPSession {
             send(Responses.json(200, Array(#"{"status":"ok"}"#.utf8)), keepAlive: request.keepAlive, headOnly: headOnly)
         case .clientScript:
             send(ClientScript.response(ifNoneMatch: request.fields["If-None-Match"]), keepAlive: request.keepAlive, headOnly: headOnly)
+        case .metrics:
+            serveMetrics(request)
         case .listStores:
             let visible = context.stores.all.filter { access.allows(.read, on: $0.key) }
             send(Responses.json(200, Self.storeList(visible)), keepAlive: request.keepAlive, headOnly: headOnly)

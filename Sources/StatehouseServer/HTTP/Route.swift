@@ -17,6 +17,8 @@ enum Route: Equatable {
     case multiplexed
     /// `GET /client/statehouse.js`: the browser client (public, like `/healthz`).
     case clientScript
+    /// `GET /metrics`: Prometheus text exposition of the server's figures (scope `metrics` under `auth`).
+    case metrics
 
     /// Matches `method` and `path` (the target without its query). A known path with the wrong method is a 405
     /// with `Allow`; anything else unknown is a 404 `not_found`.
@@ -62,6 +64,8 @@ enum Route: Equatable {
             return try allow(readable, ["GET", "HEAD"], .health)
         case 1 where equals(0, "ws"):
             return try allow(method == "GET", ["GET"], .multiplexed)
+        case 1 where equals(0, "metrics"):
+            return try allow(readable, ["GET", "HEAD"], .metrics)
         case 1 where equals(0, "stores"):
             return try allow(readable, ["GET", "HEAD"], .listStores)
         case 2 where equals(0, "client") && equals(1, "statehouse.js"):

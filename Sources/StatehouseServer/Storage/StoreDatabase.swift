@@ -236,4 +236,31 @@ final class StoreDatabase: Sendable {
 
     /// Transactions committed by the writer so far (0 read-only): tests count group commits with it.
     var committedTransactions: Int { writer?.committedTransactions.load(ordering: .relaxed) ?? 0 }
+
+    /// The writer's figures for `GET /metrics`; nil when read-only. Reads the sizes of the database file and its WAL
+    /// (two `stat` calls).
+    var writerFigures: WriterFigures? {
+        guard let writer else { return nil }
+        func size(_ path: String) -> UInt64 {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
+        }
+        return WriterFigures(
+            committedTransactions: UInt64(writer.committedTransactions.load(ordering: .relaxed)),
+            failedTransactions: UInt64(writer.failedTransactions.load(ordering: .relaxed)),
+            committedRequests: UInt64(writer.committedRequests.load(ordering: .relaxed)),
+            transactionTimes: writer.transactionTimes.snapshot(),
+            databaseBytes: size(configuration.path), walBytes: size(configuration.path + "-wal"))
+    }
+}
+
+/// What the database's writer did since the server started (``StoreDatabase/writerFigures``).
+struct WriterFigures: Sendable {
+    var committedTransactions: UInt64
+    var failedTransactions: UInt64
+    /// Write requests (action batches, resets, stores created or deleted) in the committed transactions.
+    var committedRequests: UInt64
+    var transactionTimes: DurationHistogram.Snapshot
+    /// Bytes of the database file and of its write-ahead log.
+    var databaseBytes: UInt64
+    var walBytes: UInt64
 }

@@ -34,6 +34,12 @@ final class StoreWriter: @unchecked Sendable {
     let logger: Logger
     /// Committed transactions so far (tests count group commits with it).
     let committedTransactions = Atomic<Int>(0)
+    /// Transactions rolled back so far (a statement or the `COMMIT` failed; retried ones count each time; metrics).
+    let failedTransactions = Atomic<Int>(0)
+    /// Write requests (an action batch, a reset, a store created or deleted) in committed transactions (metrics).
+    let committedRequests = Atomic<Int>(0)
+    /// How long each transaction took, `BEGIN` to `COMMIT` returning (its `fsync` included; metrics).
+    let transactionTimes = DurationHistogram(upperBoundsNs: DurationHistogram.reduceBoundsNs)
 
     /// Guards `queue`, `phase`, `healthHandler` and `pendingMaxPageCount`, and is what the writer thread sleeps on:
     /// a condition variable, which `Locked` does not offer (the one lock that is not a `Locked`).
@@ -140,7 +146,11 @@ final class StoreWriter: @unchecked Sendable {
             carried = []
             nextStart = Date(timeIntervalSinceNow: Double(configuration.intervalMs) / 1_000)
             if let maxPageCount { _ = try? connection.pragma("max_page_count = \(maxPageCount)") }
-            if let error = transact(&batch) {
+            let started = DurationHistogram.nowNs()
+            let transactionError = transact(&batch)
+            transactionTimes.record(nanoseconds: DurationHistogram.nowNs() &- started)
+            if let error = transactionError {
+                failedTransactions.add(1, ordering: .relaxed)
                 if draining { drainAttempts += 1 }
                 if configuration.sync == .commit || drainAttempts >= Self.drainAttempts {
                     if configuration.sync != .commit {
@@ -159,6 +169,7 @@ final class StoreWriter: @unchecked Sendable {
                 }
             } else {
                 committedTransactions.add(1, ordering: .relaxed)
+                committedRequests.add(batch.count, ordering: .relaxed)
                 if failure != nil {
                     failure = nil
                     handler?(nil)

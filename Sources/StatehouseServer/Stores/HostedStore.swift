@@ -1,4 +1,5 @@
 import Synchronization
+import StatehouseCore
 import JSON
 import Locking
 
@@ -22,6 +23,8 @@ final class HostedStore: Sendable {
         let prepare: @Sendable (_ actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
         let decodeClientMessage: @Sendable (_ message: JSONObject) -> ClientMessage
         let stateAt: @Sendable (_ version: UInt64) throws -> [UInt8]?
+        /// The actions the store's reducer ran and dropped so far, and its reduce times (metrics).
+        let actionCounts: @Sendable () -> ActionFigures
     }
 
     /// The store's name from the configuration.
@@ -33,8 +36,14 @@ final class HostedStore: Sendable {
     /// Where the store is written; nil for a store in memory only.
     let persistence: StorePersistence?
     private let operations: Operations
-    /// Made on the first keyed action (see ``idempotency``).
-    private let idempotencyCache = Locked<IdempotencyCache?>(nil)
+    /// What a store keeps behind one lock: the idempotency cache (made on the first keyed action, see
+    /// ``idempotency``) and the count of refused actions by error code (an error path: a lock is cheap enough). One
+    /// lock, not two: an idle store's heap cost is budgeted (StoreMemoryTests).
+    private struct SideTables {
+        var idempotency: IdempotencyCache?
+        var refusals: [String: UInt64] = [:]
+    }
+    private let sideTables = Locked(SideTables())
 
     /// `keys`: a recovered store's unexpired idempotency keys.
     init(
@@ -53,10 +62,10 @@ final class HostedStore: Sendable {
     /// Outcomes of keyed actions. Made on the first keyed action (any loop may ask first), so a store that never sees
     /// an idempotency key never has one.
     var idempotency: IdempotencyCache {
-        idempotencyCache.withLock { slot in
-            if let cache = slot { return cache }
+        sideTables.withLock { tables in
+            if let cache = tables.idempotency { return cache }
             let cache = persistence.map { IdempotencyCache(ttl: $0.durability.keyTtl) } ?? IdempotencyCache()
-            slot = cache
+            tables.idempotency = cache
             return cache
         }
     }
@@ -79,10 +88,32 @@ final class HostedStore: Sendable {
     }
 
     /// Decodes one Flux Standard Action from JSON bytes, ready to be submitted.
-    func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> { operations.prepare(actionJSON) }
+    /// A refusal is counted (``refusedActions``).
+    func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> {
+        let result = operations.prepare(actionJSON)
+        if case .failure(let error) = result { countRefusal(error) }
+        return result
+    }
 
     /// Decodes one parsed WebSocket client message (`{"type":"action","ref":…,"action":{…}}`).
-    func decodeClientMessage(_ message: JSONObject) -> ClientMessage { operations.decodeClientMessage(message) }
+    /// A message that cannot be acted on is counted as refused (``refusedActions``).
+    func decodeClientMessage(_ message: JSONObject) -> ClientMessage {
+        let decoded = operations.decodeClientMessage(message)
+        if case .invalid(_, let error) = decoded { countRefusal(error) }
+        return decoded
+    }
+
+    /// Actions refused because they did not decode (an HTTP `POST` body, a WebSocket `action` message), by error
+    /// code, since the store was created.
+    var refusedActions: [String: UInt64] { sideTables.withLock { $0.refusals } }
+
+    /// What the store's reducer did so far (``StatehouseCore/ActionCounts``), for metrics.
+    typealias ActionFigures = (reduced: UInt64, dropped: UInt64, reduceDurations: DurationHistogram.Snapshot?)
+
+    /// Actions the store's reducer ran and dropped so far, and how long its reduces took (metrics).
+    var actionCounts: ActionFigures { operations.actionCounts() }
+
+    private func countRefusal(_ error: APIError) { sideTables.withLock { $0.refusals[error.code, default: 0] += 1 } }
 
     /// The state at `version` rebuilt from the journal (its snapshot and the actions after it through the reducer), as
     /// JSON; blocking (run it off the event loops). nil when the version is not retained or the store is not durable.

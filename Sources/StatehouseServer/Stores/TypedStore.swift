@@ -8,7 +8,7 @@ import Locking
 /// One `Store<R>` with the typed half of hosting it: actions decoded from JSON and bound to the store, states encoded
 /// to JSON at most once per version (the broadcast and the replies share one encoding), events sent as FSAs.
 ///
-/// ``hosted(name:reducerName:state:historySize:executor:persistence:recovery:logger:)`` wraps it in a ``HostedStore``; call it where `R` is
+/// ``hosted(name:reducerName:state:historySize:executor:persistence:recovery:payloadless:logger:)`` wraps it in a ``HostedStore``; call it where `R` is
 /// concrete (``ReducerCatalog/register(_:as:)``), so the closures it makes are compiled for `R`.
 ///
 /// ## Thread safety
@@ -17,8 +17,8 @@ final class TypedStore<R: ServableReducer>: Sendable {
     let name: String
     let fanout: StoreFanout
     let store: Store<R>
-    /// Actions without payload, decoded once per type.
-    let payloadless = PayloadlessActions<R.Action>()
+    /// Actions without payload, decoded once per type; shared by every store of `R` in one catalog.
+    let payloadless: PayloadlessActions<R.Action>
     /// The last state encoded (every caller runs on the store's executor; the lock costs an uncontended atomic).
     private let cached = Locked<StateReply?>(nil)
 
@@ -35,9 +35,10 @@ final class TypedStore<R: ServableReducer>: Sendable {
     /// - Throws: ``RecoveryError`` when a snapshot or an action of the journal does not decode.
     init(
         name: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?, persistence: StorePersistence? = nil,
-        recovery: StoreRecovery? = nil, logger: Logger
+        recovery: StoreRecovery? = nil, payloadless: PayloadlessActions<R.Action>, logger: Logger
     ) throws(RecoveryError) {
         self.name = name
+        self.payloadless = payloadless
         self.persistence = persistence
         let warn: @Sendable (String) -> Void = { line in logger.warning(line, metadata: ["store": name]) }
         self.warn = warn
@@ -68,11 +69,12 @@ final class TypedStore<R: ServableReducer>: Sendable {
     /// A new store of `R`, hosted.
     static func hosted(
         name: String, reducerName: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?,
-        persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil, logger: Logger
+        persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil, payloadless: PayloadlessActions<R.Action>,
+        logger: Logger
     ) throws(RecoveryError) -> HostedStore {
         let typed = try TypedStore(
             name: name, state: state, historySize: historySize, executor: executor, persistence: persistence,
-            recovery: recovery, logger: logger)
+            recovery: recovery, payloadless: payloadless, logger: logger)
         let operations = HostedStore.Operations(
             start: { await typed.start() },
             stop: { done in typed.store.enqueueStop { _ in done() } },
@@ -82,7 +84,10 @@ final class TypedStore<R: ServableReducer>: Sendable {
             },
             prepare: { typed.prepare(actionJSON: $0) },
             decodeClientMessage: { typed.decodeClientMessage($0) },
-            stateAt: { try typed.state(at: $0) })
+            stateAt: { try typed.state(at: $0) },
+            actionCounts: { [store = typed.store] in
+                (store.actionCounts.reduced, store.actionCounts.dropped, store.actionCounts.reduceDurations)
+            })
         return HostedStore(
             name: name, reducerName: reducerName, fanout: typed.fanout, persistence: persistence, keys: recovery?.keys ?? [],
             operations: operations)

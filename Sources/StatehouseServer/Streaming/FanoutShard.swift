@@ -24,6 +24,9 @@ final class FanoutShard: @unchecked Sendable {
     var round: DeliveryRound?
     /// The newest version whose round has been delivered (0 before the first).
     var deliveredVersion: UInt64 = 0
+    /// Catch-up messages given to this loop's subscribers since the shard was made: each one a subscriber that was
+    /// behind (or resyncing) got one message to the newest state instead of every version it missed (metrics).
+    var catchUps: UInt64 = 0
     /// Work that must follow the delivery of a version (acks), in the order given.
     private var afterDelivery: [(version: UInt64, body: () -> Void)] = []
     /// Deliveries not yet taken by a round, and whether a drain job is queued or running.

@@ -90,7 +90,7 @@ final class SSESession: ServerSession, StreamSubscriber, @unchecked Sendable {
     }
 
     private func catchUp() {
-        let (message, version) = store.fanout.catchUp(channel, from: cursor.lastSent)
+        let (message, version) = store.fanout.catchUp(channel, from: cursor.lastSent, countingOn: connection.loop)
         if let message { send(message) } else { cursor.lastSent?.version = version }
     }
 

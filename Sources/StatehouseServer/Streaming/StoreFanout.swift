@@ -158,8 +158,19 @@ final class StoreFanout: Sendable {
     }
 
     /// A message bringing a subscriber at `position` to the newest state (a patch when possible), and that version.
-    func catchUp(_ channel: StreamChannel, from position: StreamPosition?) -> (StreamMessage?, UInt64) {
-        shared.withLock { $0.catchUpMessage(channel, from: position) }
+    /// With `loop` (a subscriber that was behind, on that loop), a message is counted in the loop's shard
+    /// (``FanoutShard/catchUps``); nil for a snapshot the client asked for.
+    func catchUp(
+        _ channel: StreamChannel, from position: StreamPosition?, countingOn loop: EventLoop?
+    ) -> (StreamMessage?, UInt64) {
+        let (result, shard) = shared.withLock { shared in
+            (shared.catchUpMessage(channel, from: position), loop.flatMap { loop in shared.shards.first { $0.loop === loop } })
+        }
+        if result.0 != nil, let shard {
+            shard.loop.assertInLoop()
+            shard.catchUps += 1
+        }
+        return result
     }
 
     /// Removes a subscriber; idempotent.
@@ -261,4 +272,16 @@ final class VersionWaiter {
 struct StreamPosition: Equatable, Sendable {
     var epoch: String
     var version: UInt64
+}
+
+extension StoreFanout {
+    /// The newest version and this loop's shard (nil when no subscriber or waiter was ever here), read together under
+    /// the lock (metrics, on `loop`).
+    func newestAndShard(on loop: EventLoop) -> (newest: UInt64, shard: FanoutShard?) {
+        loop.assertInLoop()
+        return shared.withLock { shared in (shared.history.newestVersion, shared.shards.first { $0.loop === loop }) }
+    }
+
+    /// When `version` was recorded (monotonic ns, ``StoreHistory/madeAt(_:)``), read under the lock (metrics).
+    func madeAt(_ version: UInt64) -> UInt64? { shared.withLock { $0.history.madeAt(version) } }
 }

@@ -1,4 +1,5 @@
 import JSON
+import Locking
 
 /// The recent states of one store (the last `capacity` versions), the source of resumes, patches, projections and
 /// of reads that need no hop to the store's actor. Its memory is about one state plus what the changes touched, not
@@ -39,6 +40,8 @@ struct StoreHistory {
     private(set) var newestVersion: UInt64
     /// The newest state's JSON (sorted keys, as the store encoded it).
     private(set) var newestJSON: [UInt8]
+    /// When the newest version was recorded (``DurationHistogram/nowNs()``: monotonic ns).
+    private(set) var newestMadeAt: UInt64
     /// Parsed states, at most two: the newest once someone needed it, and the one before if it was parsed as the
     /// newest (kept until the next record). An array, so a history nobody parsed holds no room for them.
     private var parsed: [(version: UInt64, value: JSONValue)] = []
@@ -46,6 +49,9 @@ struct StoreHistory {
     /// is dropped in bulk (amortized O(1) per record). Empty while only one version is held: an idle store's history
     /// has no array.
     private var steps: [Step] = []
+    /// When each step's version was recorded, in step with `steps` (a subscriber's lag in seconds is the age of the
+    /// oldest version it does not hold).
+    private var stepTimes: [UInt64] = []
     private var head = 0
     /// Bytes held by the full steps.
     private(set) var fullBytes = 0
@@ -70,12 +76,21 @@ struct StoreHistory {
         self.fullBudget = fullBudget
         newestVersion = version
         newestJSON = json
+        newestMadeAt = DurationHistogram.nowNs()
     }
 
     /// A new random epoch: 15 hex digits.
     static func newEpoch() -> String { String(UInt64.random(in: 0..<(1 << 60)), radix: 16) }
 
     var oldestVersion: UInt64 { newestVersion - UInt64(steps.count - head) }
+
+    /// When `version` was recorded (monotonic ns), or, for one older than the history holds, when the oldest held
+    /// was (so a lag computed from it is a lower bound); nil past the newest.
+    func madeAt(_ version: UInt64) -> UInt64? {
+        guard version <= newestVersion else { return nil }
+        if version == newestVersion { return newestMadeAt }
+        return stepTimes[head + Int(version > oldestVersion ? version - oldestVersion : 0)]
+    }
 
     /// Whether `version` of this epoch is still held.
     func covers(_ version: UInt64, epoch: String) -> Bool {
@@ -98,14 +113,16 @@ struct StoreHistory {
     // MARK: Recording
 
     /// Appends the state of `version` (versions arrive in order) and forgets the oldest beyond `capacity`.
-    mutating func record(version: UInt64, json: [UInt8]) {
+    mutating func record(version: UInt64, json: [UInt8], madeAt: UInt64 = DurationHistogram.nowNs()) {
         parsed.removeAll { $0.version != newestVersion || capacity == 1 }
         if capacity > 1 {
             steps.append(.full(newestJSON))
+            stepTimes.append(newestMadeAt)
             fullBytes += newestJSON.count
         }
         newestVersion = version
         newestJSON = json
+        newestMadeAt = madeAt
         if steps.count - head > capacity - 1 {
             if case .full(let dropped) = steps[head] { fullBytes -= dropped.count }
             steps[head] = .delta(ByteDelta())  // its bytes go now, not when the prefix is dropped
@@ -113,6 +130,7 @@ struct StoreHistory {
         }
         if head >= capacity {
             steps.removeFirst(head)
+            stepTimes.removeFirst(head)
             head = 0
         }
         if fullBytes > fullBudget { compact() }

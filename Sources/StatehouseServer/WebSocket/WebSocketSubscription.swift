@@ -63,14 +63,14 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     /// Sends what brings this subscription from its last version to the newest (a patch when possible).
     func catchUp() {
         connection.loop.assertInLoop()
-        let (message, version) = store.fanout.catchUp(channel, from: cursor.lastSent)
+        let (message, version) = store.fanout.catchUp(channel, from: cursor.lastSent, countingOn: connection.loop)
         if let message { send(message) } else { cursor.lastSent?.version = version }
     }
 
     /// A fresh snapshot (the client asked to `resync`).
     func resync() {
         connection.loop.assertInLoop()
-        let (message, _) = store.fanout.catchUp(channel, from: nil)
+        let (message, _) = store.fanout.catchUp(channel, from: nil, countingOn: nil)
         if let message { send(message) }
     }
 

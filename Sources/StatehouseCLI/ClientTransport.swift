@@ -13,8 +13,11 @@ enum ClientTransport {
     /// `wait=settled`.
     static let requestTimeoutMs = 30_000
 
-    /// A started loop for this process (exits 3 when libuv cannot make one).
+    /// A started loop for this process (exits 3 when libuv cannot make one). First SIGINT and SIGTERM are unblocked
+    /// (a parent may have left them blocked in the mask the loop thread inherits; Ctrl-C must end `watch`) and SIGPIPE
+    /// is ignored (a reader that went away is `EPIPE`, see ``Terminal``).
     static func startLoop() -> EventLoop {
+        prepareProcessSignals()
         do {
             let loop = try EventLoop()
             loop.start()

@@ -168,6 +168,27 @@ extension ServerTests {
             #expect(stderr.hasSuffix("resume with --epoch \(epoch) --since 0\n"), "\(stderr)")
         }
 
+        /// A deleted store ends the watch normally: the `deleted` line, then exit 0.
+        @Test func watchEndsWithZeroWhenTheStoreIsDeleted() async throws {
+            try await TestServer.with { server in
+                let (status, lines) = try await blocking { () throws -> (Int32, [String]) in
+                    let (process, out, _, _) = try Self.launch(["watch", "todos", "--url", "http://127.0.0.1:\(server.port)"])
+                    defer { CommandLineTests.stop(process) }
+                    let reader = LineReader(out.fileHandleForReading)
+                    var lines = [try reader.next()]
+                    let client = try TestHTTPClient(port: server.port)
+                    defer { client.close() }
+                    #expect(try client.request("DELETE", "/stores/todos").status == 204)
+                    lines.append(try reader.next())
+                    let deadline = Date().addingTimeInterval(10)
+                    while process.isRunning, Date() < deadline { usleep(5_000) }
+                    return (process.isRunning ? -1 : process.terminationStatus, lines)
+                }
+                #expect(status == 0)
+                #expect(lines.last == #"{"type":"deleted","store":"todos"}"#)
+            }
+        }
+
         @Test func tokensComeFromTheOptionOrTheEnvironment() async throws {
             try await TestServer.with(configure: AccessControlTests.secured) { server in
                 let without = try await Self.run(["get", "counter"], port: server.port)

@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "DemoReducers", dependencies: ["Statehouse"], swiftSettings: strict),
         .executableTarget(
             name: "StatehouseCLI",
-            dependencies: ["StatehouseServer", "DemoReducers", "UVLoop"],
+            dependencies: ["StatehouseServer", "DemoReducers", "UVLoop", "StatehouseClient", "JSON"],
             swiftSettings: strict
         ),
         // A WebSocket echo server on the same transport, for Autobahn|Testsuite (make autobahn).

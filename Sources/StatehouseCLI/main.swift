@@ -3,15 +3,20 @@ import Foundation
 import StatehouseServer
 import UVLoop
 
-// statehouse serve [--config PATH] [--host H] [--port P] | replay … | backup … | statehouse --help
+// statehouse serve [--config PATH] [--host H] [--port P] | replay … | backup … | stores | get | send | watch | --help
 // Exit codes: 0 after a clean shutdown, 1 when the address cannot be bound (replay: a snapshot that differs), 2 for
-// bad usage or configuration (or a database that cannot be used).
+// bad usage or configuration (or a database that cannot be used). The client commands: see `ClientExit`.
 
 let usage = """
     Usage: statehouse serve [--config PATH] [--host HOST] [--port PORT]
            statehouse replay [--config PATH] --store NAME [--to VERSION] [--verify]
            statehouse backup [--config PATH] DEST
-           statehouse --help | --version
+           statehouse stores [--url URL] [--token TOKEN]
+           statehouse get STORE [--path POINTER] [--url URL] [--token TOKEN]
+           statehouse send STORE ACTION|- [--id KEY] [--wait settled] [--url URL] [--token TOKEN]
+           statehouse watch STORE [--path POINTER] [--format state|patch] [--since VERSION --epoch EPOCH]
+                            [--url URL] [--token TOKEN]
+           statehouse COMMAND --help | statehouse --help | --version
 
     Serves the stores declared in the configuration file over HTTP and WebSocket.
       --config PATH   configuration file (default: Config/statehouse.json)
@@ -27,6 +32,12 @@ let usage = """
     backup copies the database named by the configuration's storage.path to DEST (SQLite online backup; safe while
     the server runs).
     Both open the database read-only. See docs/durability.md.
+
+    stores, get, send and watch talk to a running server (default http://127.0.0.1:8080, or $STATEHOUSE_URL; --url
+    to choose, http:// only; --token or $STATEHOUSE_TOKEN for a bearer token): list the stores, print a state, send
+    an action, stream the new versions. Readable on a terminal, one compact JSON document per line when piped.
+    Their exit status: 0 done, 1 the server refused (its message is printed), 2 bad usage, 3 the server cannot be
+    reached or the stream ended. See statehouse COMMAND --help and docs/operations.md (Command line).
 
     """
 
@@ -98,6 +109,19 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments == ["--version"] {
     print("statehouse \(version)")
     exit(0)
+}
+/// The client commands and their help texts (Command+*.swift).
+let clientCommands: [String: (run: ([String], Terminal) -> Never, help: String)] = [
+    "stores": (runStores, ClientUsage.stores), "get": (runGet, ClientUsage.get),
+    "send": (runSend, ClientUsage.send), "watch": (runWatch, ClientUsage.watch),
+]
+if let name = arguments.first, let client = clientCommands[name] {
+    let rest = Array(arguments.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+        print(client.help, terminator: "")
+        exit(0)
+    }
+    client.run(rest, Terminal.current())
 }
 if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") || arguments == ["help"] {
     print(usage, terminator: "")

@@ -57,7 +57,11 @@ let package = Package(
             // The browser client served at /client/statehouse.js, compiled in as bytes (no Bundle, no file read at
             // run time). Client/statehouse.js is a symlink to clients/js/statehouse.js; ClientScriptTests checks the
             // served bytes equal that file.
-            resources: [.embedInCode("Client/statehouse.js")],
+            // The inspector's page, script and style sheet (GET /inspector), compiled in the same way.
+            resources: [
+                .embedInCode("Client/statehouse.js"), .embedInCode("Inspector/inspector.html"),
+                .embedInCode("Inspector/inspector.js"), .embedInCode("Inspector/inspector.css"),
+            ],
             swiftSettings: strict
         ),
         // The Swift client library: one WebSocket per server on the project's own transport (no Foundation networking).

@@ -41,6 +41,9 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
     /// Bytes ever accepted by ``write(_:)`` (a stream offset, see ``hasSent(upTo:)``).
     @exclusivity(unchecked) public internal(set) var acceptedBytes: UInt64 = 0
     @exclusivity(unchecked) var stallWatch = StallWatch()
+    /// When the connection was made, in loop milliseconds (``EventLoop/now``, the loop's cached clock: no system
+    /// call); see ``ageMs``.
+    let openedAt: UInt64
 
     /// Bytes handed to libuv and not yet written.
     @exclusivity(unchecked) var pendingWriteBytes = 0
@@ -74,6 +77,7 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
         loop.assertInLoop()
         self.loop = loop
         handle = .allocate(capacity: 1)
+        openedAt = uv_now(loop.uvLoop)
         uv_tcp_init(loop.uvLoop, handle)
         loop.register(self, handle: cuv_tcp_as_handle(handle))
     }

@@ -9,8 +9,10 @@ configuration's `cors`), so every request the client makes is cross-origin, as o
 from `http://127.0.0.1:<server port>/client/statehouse.js`. Where the network must fail, the client talks to the
 server through Tests/Support/chaos_proxy.py.
 
-The example page's screenshot (docs/images/todo-example.png) is rewritten only with SCREENSHOT=1 (otherwise it goes
-to a temporary file), so `make test` leaves the tree clean.
+The inspector tests load `/inspector` from the server itself (same origin, no `cors`), as an operator would.
+
+The screenshots (docs/images/todo-example.png, docs/images/inspector.png) are rewritten only with SCREENSHOT=1
+(otherwise they go to a temporary file), so `make test` leaves the tree clean.
 
 Prints one line per test ("ok"/"FAIL" and its time), then "browser tests: N passed, M failed" (scripts/test-summary
 adds it to `make test`'s count); exits 1 if any failed. Every test has a time limit (TEST_LIMITS_S).
@@ -43,9 +45,11 @@ from soak_support import Server  # noqa: E402
 CLIENT_JS = ROOT / "clients" / "js" / "statehouse.js"
 EXAMPLE = ROOT / "examples" / "todo"
 SCREENSHOT = ROOT / "docs" / "images" / "todo-example.png"
+INSPECTOR_SCREENSHOT = ROOT / "docs" / "images" / "inspector.png"
 
 TEST_LIMITS_S = {"live_sync": 30, "restart_resumes_with_a_patch": 45, "cut_during_send": 30,
-                 "cors_refused_origin": 30, "sse_fallback": 30, "chaos": 100, "todo_example": 30}
+                 "cors_refused_origin": 30, "sse_fallback": 30, "chaos": 100, "todo_example": 30,
+                 "inspector": 40, "inspector_with_auth": 30}
 
 
 class Failure(Exception):
@@ -114,14 +118,18 @@ class Origin:
 # ---------------------------------------------------------------------------------------------------------------
 # The server and plain HTTP reads of it
 
-def config(origins, stores=None, storage=None):
+def config(origins, stores=None, storage=None, auth=None):
+    """`origins` None: no `cors` section (pages from the server itself)."""
     result = {
         "listen": {"host": "127.0.0.1", "port": 0},
         "stores": stores or [{"name": "counter", "reducer": "Counter"}, {"name": "todos", "reducer": "TodoList"}],
-        "cors": {"allowedOrigins": origins},
     }
+    if origins is not None:
+        result["cors"] = {"allowedOrigins": origins}
     if storage:
         result["storage"] = storage
+    if auth:
+        result["auth"] = auth
     return result
 
 
@@ -192,8 +200,8 @@ class Context:
         self.servers = []
         self.proxy = None
 
-    def server(self, **settings):
-        server = Server(self.options.binary, config([self.allowed.url], **settings)).start()
+    def server(self, cors=True, **settings):
+        server = Server(self.options.binary, config([self.allowed.url] if cors else None, **settings)).start()
         self.servers.append(server)
         return server
 
@@ -518,8 +526,133 @@ async def todo_example(context):
     await check_pages(a, b)
 
 
+# The inspector (/inspector, docs/operations.md "Inspector"): DOM probes of its page.
+INSPECTOR_ROWS = "document.querySelectorAll('#stores tbody tr').length"
+INSPECTOR_FORM = """(async (action) => {
+  document.getElementById('action').value = action;
+  document.getElementById('action-form').requestSubmit();
+  return 0;
+})"""
+
+
+def inspector_version_of(store):
+    return f"document.querySelector('#stores tr[data-store={json.dumps(store)}] .version')?.textContent"
+
+
+async def inspector_select(page, store):
+    await page.evaluate(f"document.querySelector('#stores tr[data-store={json.dumps(store)}] button').click(); 0")
+    await page.wait_for(f"document.getElementById('store-name').textContent === {json.dumps(store)} && "
+                        "document.querySelector('#tree details, #tree .leaf') !== null", 10, f"{store}'s state tree")
+
+
+async def inspector_send(page, action, expected_version):
+    """Sends `action` from the page's form; waits for the ack naming `expected_version`."""
+    await page.evaluate(f"{INSPECTOR_FORM}({json.dumps(json.dumps(action))})")
+    text = await page.wait_for("document.getElementById('ack').className !== 'muted' && "
+                               "document.getElementById('ack').textContent", 10, f"the ack of {action}")
+    expect(text == f"Acknowledged: version {expected_version}", f"the form shows the ack's version: {text!r}")
+
+
+async def inspector(context):
+    """/inspector against a server with a durable store (todos) and one in memory (counter): the stores with their
+    subscribers and the connections appear; the form sends actions and shows the ack's version or the server's
+    error; the new version appears in the list and in the tree, the changed paths highlighted; a durable store lists
+    its recent actions, one in memory says why it does not. A screenshot of the todos store."""
+    directory = tempfile.mkdtemp(prefix="statehouse-browser-")
+    try:
+        storage = {"path": os.path.join(directory, "stores.sqlite"), "sync": "commit"}
+        stores = [{"name": "counter", "reducer": "Counter", "durable": False}, {"name": "todos", "reducer": "TodoList"}]
+        server = context.server(cors=False, stores=stores, storage=storage)
+        base = base_of(server.port)
+        page = await context.browser.new_page(base + "/inspector")
+        await page.wait_for(f"{INSPECTOR_ROWS} === 2 && document.getElementById('status').textContent === 'live'",
+                            10, "the store list and the live client")
+        # The page's own WebSocket (live already) shows in the connection list by the next refresh.
+        await page.wait_for("[...document.querySelectorAll('#connections tbody tr td:nth-child(2)')]"
+                            ".some((cell) => cell.textContent === 'websocket')", 10,
+                            "the page's WebSocket in the connection list")
+
+        await inspector_select(page, "counter")
+        await page.wait_for("document.getElementById('actions').textContent.includes("
+                            "'Recent actions are listed for durable stores')", 10, "the note for a store in memory")
+        await inspector_send(page, {"type": "add", "payload": {"amount": 5}}, 1)
+        await page.wait_for(f"{inspector_version_of('counter')} === '1'", 10, "version 1 in the store list")
+        value = await page.wait_for("document.querySelector('#tree .changed[data-pointer=\"/count\"]')?.textContent",
+                                    10, "/count highlighted in the tree")
+        expect(value == '"count": 5', f"the tree shows the new count, highlighted: {value!r}")
+        subscribers = await page.evaluate("document.querySelector('#stores tr[data-store=\"counter\"] "
+                                          "td:nth-child(4)').textContent")
+        expect(subscribers == "1", f"the store list counts the page's WebSocket subscriber: {subscribers!r}")
+
+        # The server's error message for an action the store does not know.
+        await page.evaluate(f"{INSPECTOR_FORM}({json.dumps(json.dumps({'type': 'no_such_action'}))})")
+        error = await page.wait_for("document.getElementById('ack').className === 'error' && "
+                                    "document.getElementById('ack').textContent", 10, "the refusal")
+        expect(error.startswith("invalid_action: "), f"the form shows the server's error: {error!r}")
+        # A change from elsewhere appears too.
+        post_action(server.port, "counter", {"type": "increment"})
+        await page.wait_for("document.getElementById('store-version').textContent === 'version 2' && "
+                            f"{inspector_version_of('counter')} === '2'", 10, "version 2 from another client")
+
+        await inspector_select(page, "todos")
+        for version, text in enumerate(("Buy milk", "Call the plumber", "Water the plants"), start=1):
+            await inspector_send(page, {"type": "add", "payload": {"text": text}}, version)
+        await page.wait_for(f"{inspector_version_of('todos')} === '3'", 10, "todos at version 3 in the list")
+        changed = await page.wait_for("[...document.querySelectorAll('#tree .changed')].map((node) => "
+                                      "node.closest('[data-pointer]').dataset.pointer).join(' ')", 10,
+                                      "the last patch's paths highlighted")
+        expect("/items/2" in changed.split(), f"the new item is highlighted: {changed!r}")
+        logged = await page.wait_for("document.querySelectorAll('#actions tbody tr').length === 3 && "
+                                     "[...document.querySelectorAll('#actions tbody tr')].map((row) => "
+                                     "row.dataset.version)", 10, "the three actions in the recent list")
+        expect(logged == ["3", "2", "1"], f"the recent actions, newest first, with their versions: {logged}")
+        target = INSPECTOR_SCREENSHOT if os.environ.get("SCREENSHOT") == "1" else Path(directory) / "inspector.png"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        await page.screenshot(str(target), width=1100, height=1010)
+        expect(target.stat().st_size > 1000, f"the screenshot was written ({target})")
+        await check_pages(page)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+async def inspector_with_auth(context):
+    """/inspector under `auth`: the page loads (public) and says a token is needed; with a token (metrics, read,
+    write) entered in its field it lists the stores and sends an action; the token stays in sessionStorage across a
+    reload. A token without `metrics` still lists the stores and says what the overview needs."""
+    full, reader = "inspector-token-0123456789", "reader-token-0123456789"
+    auth = [{"token": full, "scopes": ["metrics", "read", "write"]}, {"token": reader, "scopes": ["read", "write"]}]
+    server = context.server(cors=False, auth=auth)
+    base = base_of(server.port)
+    page = await context.browser.new_page(base + "/inspector")
+    text = await page.wait_for("!document.getElementById('notice').hidden && "
+                               "document.getElementById('notice').textContent", 10, "the notice asking for a token")
+    expect(text.startswith("401 unauthorized: ") and "Enter a token" in text, f"the page asks for a token: {text!r}")
+
+    async def use_token(token):
+        await page.evaluate(f"document.getElementById('token').value = {json.dumps(token)};"
+                            "document.getElementById('token-form').requestSubmit(); 0")
+
+    await use_token(full)
+    await page.wait_for(f"{INSPECTOR_ROWS} === 2 && document.getElementById('notice').hidden && "
+                        "document.getElementById('status').textContent === 'live'", 10, "the stores with the token")
+    await inspector_select(page, "counter")
+    await inspector_send(page, {"type": "increment"}, 1)
+    await page.wait_for(f"{inspector_version_of('counter')} === '1'", 10, "version 1 in the store list")
+    stored = await page.evaluate("sessionStorage.getItem('statehouse.inspector.token')")
+    expect(stored == full, f"the token is kept in sessionStorage: {stored!r}")
+    await page.goto(base + "/inspector")
+    await page.wait_for(f"{INSPECTOR_ROWS} === 2 && document.getElementById('notice').hidden && "
+                        f"{inspector_version_of('counter')} === '1'", 10, "the stores again after a reload")
+
+    await use_token(reader)
+    text = await page.wait_for(f"{INSPECTOR_ROWS} === 2 && !document.getElementById('notice').hidden && "
+                               "document.getElementById('notice').textContent", 10, "the list without the metrics scope")
+    expect(text.startswith("403 forbidden: ") and "metrics scope" in text, f"the page says what is missing: {text!r}")
+    await check_pages(page)
+
+
 TESTS = [live_sync, restart_resumes_with_a_patch, cut_during_send, cors_refused_origin, sse_fallback, chaos,
-         todo_example]
+         todo_example, inspector, inspector_with_auth]
 
 
 async def run(options):

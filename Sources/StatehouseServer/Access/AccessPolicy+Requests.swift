@@ -3,15 +3,16 @@ import HTTP1
 /// The policy applied to a request: the scope its route needs, the token it presents, and the verdict.
 extension AccessPolicy {
     /// The scope a route needs, on which store (nil: any store the token covers, checked later per store); nil for
-    /// a route open to all (`/healthz`, `/client/statehouse.js`).
+    /// a route open to all (`/healthz`, `/client/statehouse.js`, the inspector's static files).
     static func requirement(_ route: Route) -> (scope: Scope, store: String?)? {
         switch route {
-        case .health, .clientScript: nil
+        case .health, .clientScript, .inspector: nil
         case .listStores, .multiplexed: (.read, nil)
         case .readStore(let name), .events(let name), .webSocket(let name), .log(let name): (.read, name)
         case .postAction(let name), .reset(let name): (.write, name)
         case .putStore(let name), .deleteStore(let name): (.admin, name)
-        case .metrics: (.metrics, nil)
+        // The overview shows every store's figures (as /metrics does) and every connection's peer address.
+        case .metrics, .inspectorOverview: (.metrics, nil)
         }
     }
 

@@ -14,8 +14,9 @@ public struct AccessPolicy: Sendable {
         case write
         /// Create and delete stores.
         case admin
-        /// Scrape `GET /metrics` (figures of every store and loop; nothing else). A scope of its own, so a monitoring
-        /// system's token can neither read states nor create or delete stores.
+        /// Scrape `GET /metrics` and read `GET /inspector/overview` (figures of every store and loop, the connection
+        /// list; nothing else). A scope of its own, so a monitoring system's token can neither read states nor create
+        /// or delete stores.
         case metrics
     }
 

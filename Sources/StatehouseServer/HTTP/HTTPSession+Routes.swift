@@ -23,6 +23,10 @@ extension HTTPSession {
             send(ClientScript.response(ifNoneMatch: request.fields["If-None-Match"]), keepAlive: request.keepAlive, headOnly: headOnly)
         case .metrics:
             serveMetrics(request)
+        case .inspector(let file):
+            serveInspector(file, request)
+        case .inspectorOverview:
+            serveInspectorOverview(request)
         case .listStores:
             let visible = context.stores.all.filter { access.allows(.read, on: $0.key) }
             send(Responses.json(200, Self.storeList(visible)), keepAlive: request.keepAlive, headOnly: headOnly)

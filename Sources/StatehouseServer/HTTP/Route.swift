@@ -19,6 +19,11 @@ enum Route: Equatable {
     case clientScript
     /// `GET /metrics`: Prometheus text exposition of the server's figures (scope `metrics` under `auth`).
     case metrics
+    /// `GET /inspector`, `/inspector/inspector.js`, `/inspector/inspector.css`: the inspector's static files
+    /// (public, like the client script).
+    case inspector(InspectorAssets.File)
+    /// `GET /inspector/overview`: stores with subscribers and lag, connections per loop (scope `metrics` under `auth`).
+    case inspectorOverview
 
     /// Matches `method` and `path` (the target without its query). A known path with the wrong method is a 405
     /// with `Allow`; anything else unknown is a 404 `not_found`.
@@ -66,10 +71,24 @@ enum Route: Equatable {
             return try allow(method == "GET", ["GET"], .multiplexed)
         case 1 where equals(0, "metrics"):
             return try allow(readable, ["GET", "HEAD"], .metrics)
+        case 1 where equals(0, "inspector"):
+            return try allow(readable, ["GET", "HEAD"], .inspector(.page))
         case 1 where equals(0, "stores"):
             return try allow(readable, ["GET", "HEAD"], .listStores)
         case 2 where equals(0, "client") && equals(1, "statehouse.js"):
             return try allow(readable, ["GET", "HEAD"], .clientScript)
+        case 2 where equals(0, "inspector"):
+            let route: Route
+            if equals(1, "overview") {
+                route = .inspectorOverview
+            } else if equals(1, "inspector.js") {
+                route = .inspector(.script)
+            } else if equals(1, "inspector.css") {
+                route = .inspector(.styleSheet)
+            } else {
+                throw APIError.notFound(path)
+            }
+            return try allow(readable, ["GET", "HEAD"], route)
         case 2 where named:
             let name = try name()
             switch method {

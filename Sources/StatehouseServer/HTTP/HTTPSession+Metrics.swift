@@ -11,7 +11,7 @@ extension HTTPSession {
         let stores = context.stores.all
         let contexts = context.siblings.contexts
         let (keepAlive, headOnly) = (request.keepAlive, request.method == "HEAD")
-        let gathering = MetricsGathering(expected: contexts.count) { [self] loops in
+        let gathering = LoopGathering<LoopFigures>(expected: contexts.count) { [self] loops in
             loop.execute { [self] in
                 let body = ServerMetrics.exposition(
                     stores: stores, loops: loops, storage: context.durability?.database.writerFigures, process: .read())

@@ -3,14 +3,14 @@
 ///
 /// ```json
 /// {"stores":[{"name":"counter","reducer":"Counter","version":4,"durable":false,
-///             "subscribers":{"websocket":1,"sse":0},"slowestLagVersions":0}],
+///             "subscribers":{"websocket":1,"sse":0},"slowestLagVersions":0,"slowestLagMs":0}],
 ///  "loops":[{"loop":0,"connections":[{"id":1,"kind":"websocket","peer":"127.0.0.1:50312","ageMs":5120,
 ///                                     "unsentBytes":0,"subscriptions":["counter"]}]}]}
 /// ```
 ///
-/// Stores are sorted by name, loops by index, connections by number. `subscribers` and `slowestLagVersions` are the
-/// figures of `GET /metrics` (`statehouse_store_subscribers`, `statehouse_store_slowest_subscriber_lag_versions`,
-/// read the same way: ``LoopFigures``); `durable` says whether the store has a journal (`GET /stores/{name}/log`).
+/// Stores are sorted by name, loops by index, connections by number. `subscribers`, `slowestLagVersions` and
+/// `slowestLagMs` are the figures of `GET /metrics` (`statehouse_store_subscribers`,
+/// `statehouse_store_slowest_subscriber_lag_versions` and `…_lag_seconds` in ms, read the same way: ``LoopFigures``); `durable` says whether the store has a journal (`GET /stores/{name}/log`).
 enum InspectorOverview {
     /// What one loop contributes, read on that loop.
     struct Loop: Sendable {
@@ -46,6 +46,8 @@ enum InspectorOverview {
             out.appendDecimal(UInt64(streams.reduce(0) { $0 + $1.serverSentEvents }))
             out.appendLiteral(#"},"slowestLagVersions":"#)
             out.appendDecimal(streams.map(\.slowestLag).max() ?? 0)
+            out.appendLiteral(#","slowestLagMs":"#)
+            out.appendDecimal((streams.map(\.slowestLagNs).max() ?? 0) / 1_000_000)
             out.append(UInt8(ascii: "}"))
         }
         out.appendLiteral(#"],"loops":["#)

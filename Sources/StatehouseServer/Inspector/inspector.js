@@ -124,6 +124,7 @@ function renderStores(stores, withFigures) {
   const rows = stores.map((store) => {
     if (withFigures) page.durable.set(store.name, store.durable);
     const lag = store.slowestLagVersions ?? 0;
+    const lagText = lag > 0 ? `${lag} (${((store.slowestLagMs ?? 0) / 1000).toFixed(1)} s)` : lag;
     const figure = (value) => (withFigures ? value : '–');
     const durable = page.durable.get(store.name);
     const row = h('tr', { dataset: { store: store.name } },
@@ -132,7 +133,7 @@ function renderStores(stores, withFigures) {
       h('td', { className: 'number version' }, store.version),
       h('td', { className: 'number' }, figure(store.subscribers?.websocket)),
       h('td', { className: 'number' }, figure(store.subscribers?.sse)),
-      h('td', { className: `number${lag > 0 ? ' behind' : ''}` }, figure(lag)),
+      h('td', { className: `number${lag > 0 ? ' behind' : ''}` }, figure(lagText)),
       h('td', {}, durable === undefined ? '' : durable ? 'durable' : 'memory'));
     if (page.selected?.name === store.name) row.classList.add('selected');
     row.addEventListener('click', () => select(store.name));

@@ -134,28 +134,3 @@ enum ServerMetrics {
         return text.bytes
     }
 }
-
-/// Collects one ``LoopFigures`` from each loop (each read on its own loop) and calls `done` once with all of them,
-/// on the thread of the last loop to answer.
-///
-/// ## Thread safety
-/// Sendable: a lock around the figures gathered so far.
-final class MetricsGathering: Sendable {
-    private let expected: Int
-    private let gathered = Locked<[LoopFigures]>([])
-    private let done: @Sendable ([LoopFigures]) -> Void
-
-    init(expected: Int, done: @escaping @Sendable ([LoopFigures]) -> Void) {
-        self.expected = expected
-        self.done = done
-        if expected == 0 { done([]) }
-    }
-
-    func add(_ figures: LoopFigures) {
-        let all = gathered.withLock { gathered -> [LoopFigures]? in
-            gathered.append(figures)
-            return gathered.count == expected ? gathered : nil
-        }
-        if let all { done(all) }
-    }
-}

@@ -1,8 +1,8 @@
 import Locking
 
 /// Collects one value from each of the server's loops (each read on its own loop) and calls `done` once with all
-/// of them, on the thread of the last loop to answer: the inspector's overview asks every loop for its
-/// ``InspectorOverview/Loop``. (``MetricsGathering`` does the same for ``LoopFigures``.)
+/// of them, on the thread of the last loop to answer: `GET /metrics` asks every loop for its ``LoopFigures``, the
+/// inspector's overview for its ``InspectorOverview/Loop``.
 ///
 /// ## Thread safety
 /// Sendable: a lock around the values gathered so far.

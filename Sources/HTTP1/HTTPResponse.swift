@@ -45,17 +45,19 @@ public struct HTTPResponse: Sendable {
     /// - Parameters:
     ///   - keepAlive: Whether the connection stays open after this response.
     ///   - headOnly: For a `HEAD` request: leave the body out, but `Content-Length` still gives its size in bytes.
+    ///   - extraField: One more field, written after ``fields`` (e.g. the `X-Request-Id` every response of a server
+    ///     carries), without copying ``fields`` to append it; nil for none.
     ///   - make: Called once with the size of the response in bytes and a function that writes exactly that many
     ///     bytes at the address it is given; `make` provides the memory, calls the function, and returns the result.
     /// - Returns: What `make` returns.
     public func serialized<Output>(
-        keepAlive: Bool, headOnly: Bool = false,
+        keepAlive: Bool, headOnly: Bool = false, extraField: HTTPField? = nil,
         writingWith make: (_ byteCount: Int, _ write: (UnsafeMutableRawPointer) -> Void) -> Output
     ) -> Output {
-        let layout = ResponseLayout(self, keepAlive: keepAlive, headOnly: headOnly)
+        let layout = ResponseLayout(self, keepAlive: keepAlive, headOnly: headOnly, extraField: extraField)
         return make(layout.byteCount) { start in
             let bytes = start.bindMemory(to: UInt8.self, capacity: layout.byteCount)
-            layout.writeHead(self, to: bytes)
+            layout.writeHead(self, extraField: extraField, to: bytes)
             if layout.sendsBody { _ = body.withUnsafeBufferPointer { copy($0, to: bytes + layout.headByteCount) } }
         }
     }
@@ -76,7 +78,7 @@ public struct HTTPResponse: Sendable {
         if output.capacity < needed { output.reserveCapacity(output.isEmpty ? needed : max(needed, 2 * output.capacity)) }
         // The head is written to scratch memory (on the stack when small) and copied in one piece, as is the body.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: layout.headByteCount) { head in
-            layout.writeHead(self, to: head.baseAddress!)
+            layout.writeHead(self, extraField: nil, to: head.baseAddress!)
             output.append(contentsOf: UnsafeBufferPointer(head))
         }
         if layout.sendsBody { output.append(contentsOf: body) }

@@ -22,7 +22,8 @@ struct ResponseLayout {
     /// The start of the `Content-Length` line.
     private static let contentLengthPrefix: StaticString = "Content-Length: "
 
-    init(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool) {
+    /// - Parameter extraField: a field written after the response's own (not checked by ``omits(_:)``).
+    init(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool, extraField: HTTPField? = nil) {
         mayHaveContent = response.status >= 200 && response.status != 204 && response.status != 304
         sendsBody = mayHaveContent && !headOnly
         closes = !keepAlive
@@ -32,6 +33,7 @@ struct ResponseLayout {
         for field in response.fields where !omits(field) {
             byteCount += field.name.utf8.count + field.value.utf8.count + 4
         }
+        if let field = extraField { byteCount += field.name.utf8.count + field.value.utf8.count + 4 }
         if mayHaveContent {
             byteCount += Self.contentLengthPrefix.utf8CodeUnitCount + decimalDigitCount(response.body.count) + 2
         }
@@ -57,10 +59,16 @@ struct ResponseLayout {
 
     /// Writes the head of the response (everything before the body) to `start`, which has room for
     /// ``headByteCount`` bytes.
-    func writeHead(_ response: HTTPResponse, to start: UnsafeMutablePointer<UInt8>) {
+    func writeHead(_ response: HTTPResponse, extraField: HTTPField?, to start: UnsafeMutablePointer<UInt8>) {
         var cursor = start
         cursor = statusLine.withUnsafeBufferPointer { copy($0, to: cursor) }
         for field in response.fields where !omits(field) {
+            cursor = copySanitized(field.name, to: cursor)
+            cursor = copy(": ", to: cursor)
+            cursor = copySanitized(field.value, to: cursor)
+            cursor = copy("\r\n", to: cursor)
+        }
+        if let field = extraField {
             cursor = copySanitized(field.name, to: cursor)
             cursor = copy(": ", to: cursor)
             cursor = copySanitized(field.value, to: cursor)

@@ -23,8 +23,12 @@ let usage = """
       --host HOST     listen address (IPv4/IPv6 literal or localhost), overriding the file's listen.host
       --port PORT     listen port, overriding listen.port; 0 picks a free port
     Once listening it prints one line: statehouse listening on http://HOST:PORT
-    SIGINT or SIGTERM shuts it down gracefully (WebSockets get close code 1001) and it exits 0.
-    Set STATEHOUSE_LOG=debug|info|warning|error for more or less logging (default info).
+    Signals: SIGINT or SIGTERM shuts it down gracefully (WebSockets get close code 1001) and it exits 0.
+    SIGHUP reads the --config file again and applies auth, cors, log.level, limits (but maxConnections),
+    timeouts and streams (but historySize); it logs one line per change, "needs a restart" for the rest
+    (listen, stores, storage), and keeps the running configuration when the file is invalid.
+    Set STATEHOUSE_LOG=debug|info|warning|error for more or less logging (default info; the file's log.level,
+    when given, wins), STATEHOUSE_LOG_FORMAT=text|json for plain lines (default) or one JSON object per line.
 
     replay re-reduces a durable store's journal from its oldest kept snapshot (to VERSION, default the newest) and
     prints {"store":…,"version":…,"state":…}; --verify also compares the state at every later snapshot (exit 1 at
@@ -155,17 +159,28 @@ while !arguments.isEmpty {
     }
 }
 
+/// STATEHOUSE_LOG: the level of the lines on standard error (default info; a bad value is warned about, then info);
+/// STATEHOUSE_LOG_FORMAT: text or json (default text; anything else exits 2).
+let logger: Logger
+do {
+    logger = try Logger.fromEnvironment()
+} catch {
+    fail(error.description, code: 2)
+}
+
 var configuration: ServerConfiguration
 do {
     configuration = try ConfigurationLoader.load(path: configPath)
 } catch {
     fail(error.description, code: 2)
 }
-if let host { configuration.host = host }
-if let port { configuration.port = port }
+/// The command line's overrides, applied to the file at start and at every reload (SIGHUP).
+let overrides: @Sendable (inout ServerConfiguration) -> Void = { [host, port] configuration in
+    if let host { configuration.host = host }
+    if let port { configuration.port = port }
+}
+overrides(&configuration)
 
-/// STATEHOUSE_LOG: the level of the lines on standard error (default info; a bad value is warned about, then info).
-let logger = Logger.fromEnvironment()
 
 let server: Server
 do {
@@ -187,6 +202,7 @@ do {
     fail("cannot listen on \(configuration.host):\(configuration.port): \(error)\(advice)", code: 1)
 }
 server.handleTerminationSignals()
+server.handleReloadSignal(configurationPath: configPath, adjusting: overrides)
 let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
 FileHandle.standardOutput.write(Data("statehouse listening on http://\(shownHost):\(boundPort)\n".utf8))
 server.waitUntilStopped()

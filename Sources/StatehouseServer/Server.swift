@@ -1,4 +1,5 @@
 import Foundation
+import HTTP1
 import StatehouseCore
 import Synchronization
 import UVLoop
@@ -19,14 +20,20 @@ import Locking
 /// ## Thread safety
 /// `start`, `shutdown` and `waitUntilStopped` may be called from any thread except the loop's.
 public final class Server: @unchecked Sendable {
-    private let configuration: ServerConfiguration
+    /// The configuration the server started with (after the command line's overrides).
+    let configuration: ServerConfiguration
+    /// The configuration in force: the start one, with what each SIGHUP reloaded (see +Reload); also serializes
+    /// reloads.
+    let applied: Locked<ServerConfiguration>
+    /// The log level when the configuration gives none (`log.level`): the logger's at init (`STATEHOUSE_LOG`).
+    let defaultLogLevel: Logger.Level
     private let stores: [String: HostedStore]
     /// The database of durable stores (configuration `storage`); nil without one.
     private let durability: StoreDurability?
-    private let loops: [EventLoop]
+    let loops: [EventLoop]
     let contexts: [ServerContext]
     private var listeners: [TCPListener] = []
-    private var signalWatchers: [SignalWatcher] = []
+    var signalWatchers: [SignalWatcher] = []
     private let stopped = DispatchSemaphore(value: 0)
     /// Connections being refused (a `503` on its way): each holds a file descriptor until its client closes.
     private let refusing = ConnectionGauge()
@@ -34,9 +41,17 @@ public final class Server: @unchecked Sendable {
     private let acceptFailures: RateLimitedLog
     /// Where the server's log lines go; sessions, stores and storage get it (with their metadata) from here.
     let logger: Logger
-    private let phase = Locked(Phase.created)
+    let phase = Locked(Phase.created)
 
-    private enum Phase { case created, running, stopping, stopped }
+    /// The server's lifecycle:
+    ///
+    /// ```
+    /// created ──start()──▶ running ──shutdown()──▶ stopping ──▶ stopped
+    ///    └────────── start() fails to listen ──────────────────────▲
+    /// ```
+    ///
+    /// A SIGHUP reload (+Reload) happens only while `running`.
+    enum Phase { case created, running, stopping, stopped }
 
     /// Builds the stores of `configuration` from `catalog` (not started yet).
     /// - Parameters:
@@ -53,6 +68,9 @@ public final class Server: @unchecked Sendable {
     ) throws {
         self.configuration = configuration
         self.logger = logger
+        applied = Locked(configuration)
+        defaultLogLevel = logger.level
+        if let level = configuration.logLevel { logger.changeLevel(to: level) }
         refusals = RateLimitedLog(logger: logger)
         acceptFailures = RateLimitedLog(logger: logger)
         // The database first: one that cannot be opened, or a store in it that cannot be recovered, stops the start.
@@ -100,7 +118,7 @@ public final class Server: @unchecked Sendable {
     public func start() throws -> Int {
         phase.withLock { precondition($0 == .created, "Server.start() called twice"); $0 = .running }
         prepareProcessSignals()
-        let connectionLimit = admittedConnections()
+        let (connectionLimit, fds) = admittedConnections()
         for loop in loops { loop.start() }
         startStores()  // after the loops: each store runs on one of them
         var port = configuration.port
@@ -108,7 +126,7 @@ public final class Server: @unchecked Sendable {
             // The first listener picks the port (when 0) and fails if the address is taken; the others join it.
             for (index, context) in contexts.enumerated() {
                 let sharing: PortSharing = contexts.count == 1 ? .none : index == 0 ? .opensGroup : .joinsGroup
-                let listener = try listen(context, port: port, sharing: sharing, connectionLimit: connectionLimit)
+                let listener = try listen(context, port: port, sharing: sharing, connectionLimit: connectionLimit, fds: fds)
                 listeners.append(listener)
                 port = listener.port
             }
@@ -127,42 +145,60 @@ public final class Server: @unchecked Sendable {
     }
 
     /// Raises the soft file descriptor limit to the hard one, and returns how many connections to admit: at most
-    /// `limits.maxConnections`, and no more than the descriptors leave room for (warning once when that is fewer).
-    private func admittedConnections() -> Int {
+    /// `limits.maxConnections`, and no more than the descriptors leave room for (warning once when that is fewer);
+    /// with the descriptor limit (nil when it could not be read).
+    private func admittedConnections() -> (Int, FileDescriptorLimit?) {
         let configured = configuration.limits.maxConnections
-        guard let fds = FileDescriptorLimit.raised() else { return configured }
+        guard let fds = FileDescriptorLimit.raised() else { return (configured, nil) }
         logger.debug("file descriptor limit (RLIMIT_NOFILE): soft \(fds.softBefore) → \(fds.soft), hard \(fds.hard)")
         let room = fds.connectionLimit(eventLoops: loops.count)
-        guard configured > room else { return configured }
+        guard configured > room else { return (configured, fds) }
         logger.warning(
             "limits.maxConnections is \(configured), but the file descriptor limit (ulimit -n \(fds.soft), hard "
                 + "\(fds.hard)) leaves room for \(room) connections (\(FileDescriptorLimit.reserved(eventLoops: loops.count)) "
                 + "kept for the process and for refusals): past \(room), connections get 503 too_many_connections; "
                 + "raise the hard limit (ulimit -Hn, systemd LimitNOFILE=) or lower maxConnections")
-        return room
+        return (room, fds)
+    }
+
+    /// Why a connection past `connectionLimit` is refused, and what to do, for the refusal line: the file descriptor
+    /// limit when it is what sets the limit, else `limits.maxConnections`.
+    static func refusalReason(connectionLimit: Int, fds: FileDescriptorLimit?, eventLoops: Int) -> String {
+        if let fds, fds.connectionLimit(eventLoops: eventLoops) == connectionLimit {
+            return "\(connectionLimit) connections are open, the most the file descriptor limit allows (ulimit -n "
+                + "\(fds.soft), hard \(fds.hard), \(FileDescriptorLimit.reserved(eventLoops: eventLoops)) kept for the "
+                + "process); raise it (ulimit -n, ulimit -Hn, systemd LimitNOFILE=) to admit more"
+        }
+        return "\(connectionLimit) connections are open (limits.maxConnections); raise limits.maxConnections to admit more"
     }
 
     /// A listener on `context`'s loop, admitting up to `connectionLimit` connections across all loops.
-    private func listen(_ context: ServerContext, port: Int, sharing: PortSharing, connectionLimit: Int) throws -> TCPListener {
+    private func listen(
+        _ context: ServerContext, port: Int, sharing: PortSharing, connectionLimit: Int, fds: FileDescriptorLimit?
+    ) throws -> TCPListener {
         let (host, loop) = (configuration.host, context.loop)
         let (refusing, refusals, acceptFailures) = (self.refusing, self.refusals, self.acceptFailures)
         let refusalLimit = FileDescriptorLimit.refusalLimit(eventLoops: loops.count)
+        let reason = Self.refusalReason(connectionLimit: connectionLimit, fds: fds, eventLoops: loops.count)
+        let descriptorLimit = fds.map { "ulimit -n \($0.soft), hard \($0.hard)" } ?? "unknown"
         return try loop.submitAndWait {
             try TCPListener(
                 loop: loop, host: host, port: port, sharing: sharing,
                 onAcceptFailed: { error in
                     acceptFailures.record { count in
                         "accept failed \(count) time(s) since the last such line: \(error); clients may have been "
-                            + "disconnected without an answer: raise the file descriptor limit (ulimit -n)"
+                            + "disconnected without an answer: raise the file descriptor limit (now \(descriptorLimit); "
+                            + "ulimit -n, systemd LimitNOFILE=)"
                     }
                 }
             ) { connection in
                 guard context.connections.admit(limit: connectionLimit) else {
                     refusals.record { count in
                         "refused \(count) connection(s) with 503 too_many_connections since the last such line (one "
-                            + "per \(refusals.intervalSeconds) s at most): \(connectionLimit) connections are open"
+                            + "per \(refusals.intervalSeconds) s at most): \(reason)"
                     }
-                    return Self.refuse(connection, lingering: refusing, limit: refusalLimit)
+                    let id = RequestID.made(prefix: context.requestIDPrefix, number: context.nextRequestNumber())
+                    return Self.refuse(connection, lingering: refusing, limit: refusalLimit, requestID: id)
                 }
                 _ = HTTPSession(connection: connection, context: context)
             }
@@ -180,13 +216,30 @@ public final class Server: @unchecked Sendable {
     /// SIGINT and SIGTERM start a graceful ``shutdown()``.
     public func handleTerminationSignals() {
         let loop = loops[0]
-        signalWatchers = (try? loop.submitAndWait { [self] in
+        signalWatchers += (try? loop.submitAndWait { [self] in
             [SIGINT, SIGTERM].map { signal in
                 SignalWatcher(loop: loop, signal: signal) { [self] in
                     Thread.detachNewThread { [self] in shutdown() }
                 }
             }
         }) ?? []
+    }
+
+    /// SIGHUP reloads the configuration file at `path` (``reload(from:adjusting:)``, on a thread of its own, off the
+    /// loops), `adjusting` each reading as the command line adjusted the first (`--host`, `--port`). Without this, a
+    /// SIGHUP ends the process (the signal's default action). Call it before ``handleTerminationSignals()`` or after,
+    /// once, after ``start()``.
+    public func handleReloadSignal(
+        configurationPath path: String, adjusting: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
+    ) {
+        let loop = loops[0]
+        if let watcher = try? loop.submitAndWait({ [self] in
+            SignalWatcher(loop: loop, signal: SIGHUP) { [self] in
+                Thread.detachNewThread { [self] in _ = reload(from: path, adjusting: adjusting) }
+            }
+        }) {
+            signalWatchers.append(watcher)
+        }
     }
 
     /// Stops accepting, lets in-flight HTTP responses finish, closes WebSockets with 1001, stops the stores, then ends
@@ -235,8 +288,10 @@ public final class Server: @unchecked Sendable {
     /// read; then FIN, and the connection waits (≤ 2 s) for the client to close, so the answer is not lost to a reset.
     /// While `limit` refused connections already wait so (`lingering`), it is closed as soon as the kernel has the
     /// bytes, so a flood cannot use up the descriptors.
-    private static func refuse(_ connection: TCPConnection, lingering: ConnectionGauge, limit: Int) {
-        connection.write(Responses.error(.tooManyConnections).serialized(keepAlive: false))
+    private static func refuse(_ connection: TCPConnection, lingering: ConnectionGauge, limit: Int, requestID: String) {
+        var response = Responses.error(.tooManyConnections)
+        response.fields.append(HTTPField(name: RequestID.fieldName, value: requestID))
+        connection.write(response.serialized(keepAlive: false))
         guard lingering.admit(limit: limit) else { return connection.close() }
         connection.onClosed = { lingering.release() }
         connection.closeAfterWrites()

@@ -5,18 +5,29 @@ import UVLoop
 /// every other loop of the server, the stores, the reducer catalog, the limits, the logger and the connection count.
 ///
 /// ## Thread safety
-/// Loop-confined (`sessions`, `isShuttingDown`, `onDrained`, ``nextConnectionID()``); the other properties are
-/// immutable or Sendable.
+/// Loop-confined (`policy`, `sessions`, `isShuttingDown`, `onDrained`, ``nextConnectionID()``,
+/// ``nextRequestNumber()``); the other properties are immutable or Sendable.
 final class ServerContext: @unchecked Sendable {
     let loop: EventLoop
-    let limits: ServerConfiguration.Limits
-    let streams: ServerConfiguration.Streams
-    let timeouts: ServerConfiguration.Timeouts
+    /// What a SIGHUP may change (``RuntimePolicy``): replaced whole, on this loop's thread, by ``Server/reload(from:adjusting:)``;
+    /// connections read it when they open, requests when they are answered.
+    var policy: RuntimePolicy
+    var limits: ServerConfiguration.Limits { policy.limits }
+    var streams: ServerConfiguration.Streams { policy.streams }
+    var timeouts: ServerConfiguration.Timeouts { policy.timeouts }
     /// Every connection's write flow control and write-stall timeout (`streams.writeHighWaterBytes`, resuming at
     /// half of it; `timeouts.writeStallMs`).
-    let writeLimits: WriteLimits
-    let auth: AccessPolicy?
-    let cors: CORSPolicy?
+    var writeLimits: WriteLimits { policy.writeLimits }
+    var auth: AccessPolicy? { policy.auth }
+    var cors: CORSPolicy? { policy.cors }
+    /// Recent states each store created with `PUT` keeps (`streams.historySize` at start: not reloadable, the stores
+    /// of the file keep theirs).
+    let historySize: Int
+    /// The start of the request ids this loop makes (`X-Request-Id`, see ``RequestID``): the process's tag, this
+    /// loop's index and `-`.
+    let requestIDPrefix: [UInt8]
+    /// The number of the last request id this loop made.
+    private var lastRequestNumber: UInt64 = 0
     /// Stores by name (shared by all loops).
     let stores: StoreRegistry
     /// Open connections on all loops (shared).
@@ -58,13 +69,9 @@ final class ServerContext: @unchecked Sendable {
         lastConnectionID = UInt64(loopIndex) + 1 &- connectionIDStride  // wraps; the first number is loopIndex + 1
         self.catalog = catalog
         storeExecutor = configuration.storeExecutor == .loop ? loop : nil
-        limits = configuration.limits
-        streams = configuration.streams
-        timeouts = configuration.timeouts
-        writeLimits = WriteLimits(
-            highWaterBytes: configuration.streams.writeHighWaterBytes, stallTimeoutMs: configuration.timeouts.writeStallMs)
-        auth = configuration.auth
-        cors = configuration.cors
+        policy = RuntimePolicy(configuration)
+        historySize = configuration.streams.historySize
+        requestIDPrefix = RequestID.prefix(loopIndex: loopIndex)
         self.stores = stores
         self.connections = connections
     }
@@ -74,6 +81,12 @@ final class ServerContext: @unchecked Sendable {
         loop.assertInLoop()
         lastConnectionID &+= connectionIDStride
         return lastConnectionID
+    }
+
+    /// A number for a request id this loop makes (see ``RequestID``): counts up from 1.
+    func nextRequestNumber() -> UInt64 {
+        lastRequestNumber &+= 1
+        return lastRequestNumber
     }
 
     func add(_ session: any ServerSession) {

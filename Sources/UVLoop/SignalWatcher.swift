@@ -1,6 +1,6 @@
 internal import CLibUV
 
-/// Watches a POSIX signal (SIGINT, SIGTERM) on the loop thread.
+/// Watches a POSIX signal (SIGINT, SIGTERM, SIGHUP) on the loop thread.
 ///
 /// ## Thread safety
 /// Loop-confined: create and close it on its loop's thread only; `onSignal` runs there.
@@ -39,6 +39,6 @@ public final class SignalWatcher: LoopHandleOwner, @unchecked Sendable {
 }
 
 /// Makes writes to a peer that has reset the connection return `EPIPE` instead of killing the process, and
-/// unblocks SIGINT and SIGTERM on the calling thread (threads started later inherit it), since a parent process
+/// unblocks SIGINT, SIGTERM and SIGHUP on the calling thread (threads started later inherit it), since a parent process
 /// may have spawned us with them blocked. Call on the main thread before starting loops.
 public func prepareProcessSignals() { cuv_prepare_signals() }

@@ -25,7 +25,7 @@ final class ClientTestServer: @unchecked Sendable {
             host: "127.0.0.1", port: 0,
             stores: [.init(name: "counter", reducer: "Counter"), .init(name: "todos", reducer: "TodoList")])
         configure(&configuration)
-        let server = try Server(configuration: configuration, catalog: ReducerCatalog.demo)
+        let server = try Server(configuration: configuration, catalog: ReducerCatalog.demo, logger: testLogger())
         let port = try await blocking { try server.start() }
         return ClientTestServer(server: server, port: port)
     }
@@ -149,4 +149,17 @@ final class ClientProbe: Sendable {
 struct ProbeFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// A logger writing to a file of its own under `.build/test-logs/` (named after the running test), so `make test`
+/// prints no server log; standard error when the file cannot be made.
+private func testLogger() -> Logger {
+    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/test-logs")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let name = (Test.current.map { "\($0.id)" } ?? "unnamed")
+        .map { $0.isLetter || $0.isNumber || "._-()".contains($0) ? $0 : "_" }
+    let path = directory.appendingPathComponent("\(String(name.suffix(150)))-\(UInt32.random(in: 0...UInt32.max)).log").path
+    guard let handler = try? FileLogHandler(path: path) else { return Logger() }
+    return Logger(handler: handler)
 }

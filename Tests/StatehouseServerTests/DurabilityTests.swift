@@ -34,7 +34,7 @@ extension ServerTests {
             var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, stores: [store])
             durable(directory)(&configuration)
             do {
-                let server = try Server(configuration: configuration, catalog: ReducerCatalog.demo)
+                let server = try Server(configuration: configuration, catalog: ReducerCatalog.demo, logger: TestLogs.logger().logger)
                 server.shutdown()
                 return nil
             } catch {

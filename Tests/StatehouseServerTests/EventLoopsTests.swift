@@ -62,7 +62,7 @@ extension ServerTests {
             try await TestServer.with(configure: Self.twoLoops) { server in
                 var configuration = ServerConfiguration(host: "127.0.0.1", port: Int(server.port), stores: [])
                 configuration.eventLoops = 2
-                let second = try Server(configuration: configuration, catalog: ReducerCatalog.demo)
+                let second = try Server(configuration: configuration, catalog: ReducerCatalog.demo, logger: TestLogs.logger().logger)
                 do {
                     try second.start()
                     second.shutdown()

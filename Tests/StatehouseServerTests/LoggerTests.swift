@@ -52,18 +52,56 @@ import Locking
                 == #"2026-12-06T04:00:00Z info a\u{b}b\u{1b}[31mc\u{2028}d\r\n v="x\u{85}y""#)
     }
 
+    /// `STATEHOUSE_LOG_FORMAT=json`: one RFC 8259 object, time in RFC 3339 UTC with milliseconds, metadata as members,
+    /// hostile text escaped (no second line).
+    @Test func jsonLinesAreOneObjectWithTheMetadataAsMembers() throws {
+        let time = Date(timeIntervalSince1970: 1_796_529_600.125)  // 2026-12-06T04:00:00.125Z
+        let record = LogRecord(
+            level: .warning, message: "two\nlines \"quoted\" \u{1B}[31m",
+            metadata: ["store": "counter", "conn": "7", "request_id": "r-1", "level": "spoofed"])
+        let line = String(decoding: record.jsonLine(at: time), as: UTF8.self)
+        #expect(!line.contains("\n"))
+        #expect(line.hasPrefix(#"{"time":"2026-12-06T04:00:00.125Z","level":"warning","message":"two\nlines \"quoted\" \u001b[31m""#))
+        let object = try jsonObject(line)
+        #expect(object["message"] as? String == "two\nlines \"quoted\" \u{1B}[31m")
+        #expect(object["level"] as? String == "warning")
+        #expect(object["store"] as? String == "counter")
+        #expect(object["conn"] as? String == "7")
+        #expect(object["request_id"] as? String == "r-1")
+        #expect(object.count == 6)
+        #expect(String(decoding: LogRecord.rfc3339Milliseconds(Date(timeIntervalSince1970: 0.999)), as: UTF8.self)
+            == "1970-01-01T00:00:00.999Z")
+        #expect(LogFormat(name: "JSON") == .json && LogFormat(name: "yaml") == nil)
+        #expect(try Logger.fromEnvironment(["STATEHOUSE_LOG_FORMAT": "json"]).handler is StandardErrorLogHandler)
+        #expect(throws: LogSettingError.self) { try Logger.fromEnvironment(["STATEHOUSE_LOG_FORMAT": "yaml"]) }
+    }
+
+    /// ``Logger/changeLevel(to:)`` reaches every copy (the server's sessions and stores hold copies); setting `level`
+    /// detaches one copy.
+    @Test func changeLevelReachesEveryCopy() {
+        let handler = InMemoryLogHandler()
+        let root = Logger(level: .info, handler: handler)
+        let derived = root.with("store", "counter")
+        var detached = root
+        detached.level = .error
+        derived.changeLevel(to: .debug)
+        #expect(root.level == .debug && derived.level == .debug && detached.level == .error)
+        root.debug("now written")
+        #expect(handler.records.map(\.message) == ["now written"])
+    }
+
     @Test func configurationErrorsAreOneLine() {
         let error = ConfigurationError(path: "/tmp/x\nfake", location: "x\u{1B}[31m", problem: "unknown key")
         #expect(error.description == #"/tmp/x\nfake: x\u{1b}[31m: unknown key"#)
     }
 
-    @Test func levelNames() {
+    @Test func levelNames() throws {
         #expect(Logger.Level(name: "DEBUG") == .debug)
         #expect(Logger.Level(name: "warn") == .warning)
         #expect(Logger.Level(name: "loud") == nil)
         #expect(Logger.Level.allCases.map(\.description) == ["debug", "info", "warning", "error"])
-        #expect(Logger.fromEnvironment(["STATEHOUSE_LOG": "Debug"]).level == .debug)
-        #expect(Logger.fromEnvironment([:]).level == .info)
+        #expect(try Logger.fromEnvironment(["STATEHOUSE_LOG": "Debug"]).level == .debug)
+        #expect(try Logger.fromEnvironment([:]).level == .info)
     }
 
     @Test func waitingForARecordThatNeverComesEndsAtTheDeadline() async {

@@ -7,6 +7,8 @@ import StatehouseTestClients
 final class TestServer: @unchecked Sendable {
     let server: Server
     let port: UInt16
+    /// The server's log file (see ``TestLogs``).
+    let logPath: String
 
     init(
         limits: ServerConfiguration.Limits = .init(), streams: ServerConfiguration.Streams = .init(),
@@ -20,7 +22,9 @@ final class TestServer: @unchecked Sendable {
                 .init(name: "search", reducer: "Search"),
             ])
         configure(&configuration)
-        server = try Server(configuration: configuration, catalog: ReducerCatalog.demo)
+        let (logger, path) = TestLogs.logger()
+        logPath = path
+        server = try Server(configuration: configuration, catalog: ReducerCatalog.demo, logger: logger)
         port = UInt16(try server.start())
     }
 
@@ -32,7 +36,7 @@ final class TestServer: @unchecked Sendable {
     ) async throws -> T {
         let server = try TestServer(configure: configure)
         defer { server.stop() }
-        return try await body(server)
+        return try await TestLogs.printingLog(server.logPath) { try await body(server) }
     }
 
     /// Runs `body` with a fresh server and always shuts it down.
@@ -42,7 +46,7 @@ final class TestServer: @unchecked Sendable {
     ) async throws -> T {
         let server = try TestServer(limits: limits, streams: streams, timeouts: timeouts)
         defer { server.stop() }
-        return try await body(server)
+        return try await TestLogs.printingLog(server.logPath) { try await body(server) }
     }
 }
 

@@ -51,6 +51,16 @@ public struct AccessPolicy: Sendable {
         self.entries = entries
     }
 
+    /// How many tokens the policy knows (for the reload line `auth: 2 tokens → 3 tokens`; never the tokens).
+    public var tokenCount: Int { entries.count }
+
+    /// Whether `other` knows the same token digests with the same grants, in the same order.
+    func isSame(as other: AccessPolicy) -> Bool {
+        entries.count == other.entries.count && zip(entries, other.entries).allSatisfy { a, b in
+            a.digest == b.digest && a.grant == b.grant
+        }
+    }
+
     /// The grant of `token`, or nil when it is unknown.
     public func grant(for token: String) -> Grant? {
         let digest = Self.sha256(Array(token.utf8))

@@ -16,6 +16,6 @@ public struct CORSPolicy: Sendable, Equatable {
     }
 
     static let allowMethods = "GET, HEAD, POST, PUT, DELETE"
-    static let allowHeaders = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, If-None-Match"
-    static let exposeHeaders = "ETag, Idempotent-Replayed, Location, Retry-After, WWW-Authenticate"
+    static let allowHeaders = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, If-None-Match, X-Request-Id"
+    static let exposeHeaders = "ETag, Idempotent-Replayed, Location, Retry-After, WWW-Authenticate, X-Request-Id"
 }

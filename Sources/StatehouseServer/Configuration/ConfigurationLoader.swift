@@ -49,7 +49,7 @@ public enum ConfigurationLoader {
         }
         var config = ServerConfiguration()
         let top = try reader.object(root, at: "")
-        try reader.allowOnly(["listen", "limits", "streams", "timeouts", "auth", "cors", "storage", "stores"], in: top, at: "")
+        try reader.allowOnly(["listen", "limits", "streams", "timeouts", "auth", "cors", "storage", "log", "stores"], in: top, at: "")
         if let listen = top["listen"] {
             let object = try reader.object(listen, at: "listen")
             try reader.allowOnly(["host", "port", "eventLoops", "storeExecutor"], in: object, at: "listen")
@@ -84,6 +84,17 @@ public enum ConfigurationLoader {
         }
         if let cors = top["cors"] {
             config.cors = try reader.cors(cors)
+        }
+        if let log = top["log"] {
+            let object = try reader.object(log, at: "log")
+            try reader.allowOnly(["level"], in: object, at: "log")
+            if let level = object["level"] {
+                let text = try reader.string(level, at: "log.level")
+                guard let parsed = Logger.Level(name: text) else {
+                    throw reader.fail("log.level", "\"\(text)\" is not a level; use debug, info, warning or error")
+                }
+                config.logLevel = parsed
+            }
         }
         if let storage = top["storage"] {
             config.storage = try reader.storage(storage)

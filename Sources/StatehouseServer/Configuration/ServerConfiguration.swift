@@ -18,7 +18,7 @@ public enum StoreExecutorChoice: String, Sendable {
 /// ```json
 /// {"listen":{"host":"127.0.0.1","port":8080,"eventLoops":2,"storeExecutor":"loop"},
 ///  "limits":{"maxBodyBytes":1048576,"maxHeaderBytes":16384,"maxMessageBytes":1048576},
-///  "storage":{"path":"data/statehouse.sqlite","sync":"commit"},
+///  "storage":{"path":"data/statehouse.sqlite","sync":"commit"}, "log":{"level":"info"},
 ///  "stores":[{"name":"counter","reducer":"Counter"},{"name":"todos","reducer":"TodoList","state":{…}},
 ///            {"name":"scratch","reducer":"Counter","durable":false}]}
 /// ```
@@ -42,6 +42,10 @@ public struct ServerConfiguration: Sendable {
     public var auth: AccessPolicy?
     /// Browser origins allowed (configuration `cors`); nil: no CORS headers and no Origin checks.
     public var cors: CORSPolicy?
+    /// The level of the log (configuration `log.level`: `debug`, `info`, `warning`, `error`); nil: the level
+    /// `STATEHOUSE_LOG` gives (or the logger's own). Set, it wins over `STATEHOUSE_LOG`; a SIGHUP applies a change,
+    /// and removing the key goes back to `STATEHOUSE_LOG`'s level.
+    public var logLevel: Logger.Level?
     /// The stores to host, in file order.
     public var stores: [StoreDeclaration] = []
     /// Where durable stores are written (configuration `storage`); nil: every store lives in memory only.

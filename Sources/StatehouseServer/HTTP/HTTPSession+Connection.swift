@@ -41,6 +41,7 @@ extension HTTPSession {
         case .deliver(let request):
             timerKind = nil
             current = (request.method, request.path, "")  // no formatting unless the debug line is written
+            beginRequest(clientID: request.fields[RequestID.fieldName])
             dispatch(request)
         case .armTimer(let timeout, let milliseconds):
             armTimer(timeout, milliseconds: milliseconds)
@@ -52,11 +53,13 @@ extension HTTPSession {
         case .upgrade(let request, let leftover):
             timerKind = nil
             current = (request.method, request.path, " (upgrade)")
+            beginRequest(clientID: request.fields[RequestID.fieldName])
             upgrade(request, leftover: leftover)
         case .refuse(let failure, let headOnly):
             timerKind = nil
             current = ("", "", " (refused: \(failure.code))")
             currentOrigin = nil
+            beginRequest(clientID: nil)
             send(error: APIError(failure), keepAlive: false, headOnly: headOnly)
         case .pauseReading:
             connection.stopReading()
@@ -76,10 +79,13 @@ extension HTTPSession {
         guard let keepAlive = rules.responseStarted(keepAlive: requested && !context.isShuttingDown) else { return }
         context.logger.debug(
             "http \(current.method.isEmpty ? "" : "\(current.method) \(current.path)")\(current.note) → \(response.status)\(keepAlive ? "" : ", closing")",
-            metadata: connectionMetadata)
+            metadata: requestMetadata)
         var response = response
         if currentOrigin != nil { response.fields += corsFields }
-        connection.write(response.serialized(keepAlive: keepAlive, headOnly: headOnly) { OutboundBuffer(count: $0, fill: $1) })
+        connection.write(
+            response.serialized(keepAlive: keepAlive, headOnly: headOnly, extraField: requestIDField) {
+                OutboundBuffer(count: $0, fill: $1)
+            })
         if !keepAlive {
             connection.closeAfterWrites()
         } else if connection.isWritePaused {

@@ -18,7 +18,7 @@ extension HTTPSession {
         let session = SSESession(
             connection: connection, connectionID: connectionID, store: store, context: context, channel: stream.channel)
         context.replace(self, with: session)
-        session.start(resume: stream.resume, fields: corsFields)
+        session.start(resume: stream.resume, fields: corsFields + [requestIDField])
     }
 
     /// `HEAD /stores/{name}/events`: the head a GET's stream starts with (200 `text/event-stream`, chunked, the CORS
@@ -29,8 +29,8 @@ extension HTTPSession {
         context.loop.assertInLoop()
         guard let keepAlive = rules.responseStarted(keepAlive: requested && !context.isShuttingDown) else { return }
         context.logger.debug(
-            "http HEAD \(current.path) → 200 (stream head only)\(keepAlive ? "" : ", closing")", metadata: connectionMetadata)
-        connection.write(ServerSentEvents.responseHead(fields: corsFields, closing: !keepAlive))
+            "http HEAD \(current.path) → 200 (stream head only)\(keepAlive ? "" : ", closing")", metadata: requestMetadata)
+        connection.write(ServerSentEvents.responseHead(fields: corsFields + [requestIDField], closing: !keepAlive))
         if !keepAlive {
             connection.closeAfterWrites()
         } else if connection.isWritePaused {
@@ -73,9 +73,10 @@ extension HTTPSession {
         // A subprotocol is echoed only when the client offered it: `bearer.<token>` carried its credential.
         let subprotocol = context.auth != nil ? AccessPolicy.bearerSubprotocol(of: request).map { "Sec-WebSocket-Protocol: \($0)\r\n" } : nil
         let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\(subprotocol ?? "")\r\n"
+            + "Sec-WebSocket-Accept: \(WebSocketHandshake.acceptValue(forKey: key))\r\n\(subprotocol ?? "")"
+            + "\(RequestID.fieldName): \(requestID)\r\n\r\n"
         connection.write(Array(head.utf8))
-        context.logger.debug("ws \(home?.name ?? "/ws") opened", metadata: connectionMetadata(store: home?.name))
+        context.logger.debug("ws \(home?.name ?? "/ws") opened", metadata: requestMetadata(store: home?.name))
         handOff()
         let session = WebSocketSession(
             connection: connection, connectionID: connectionID, context: context, home: home, access: access)

@@ -25,7 +25,7 @@ extension HTTPSession {
             let store: HostedStore
             do {
                 store = try context.catalog.build(
-                    declaration, historySize: context.streams.historySize, executor: context.storeExecutor, logger: context.logger)
+                    declaration, historySize: context.historySize, executor: context.storeExecutor, logger: context.logger)
             } catch {
                 return send(error: buildProblem(error, declaration), keepAlive: request.keepAlive, headOnly: false)
             }
@@ -67,7 +67,7 @@ extension HTTPSession {
                     let durable: HostedStore
                     do throws(ReducerCatalog.BuildFailure) {
                         durable = try context.catalog.build(
-                            declaration, historySize: context.streams.historySize, executor: context.storeExecutor,
+                            declaration, historySize: context.historySize, executor: context.storeExecutor,
                             persistence: persistence, logger: context.logger)
                     } catch {
                         // Not expected (initialJSON read the same state); never left waiting, and no orphan row.
@@ -104,7 +104,7 @@ extension HTTPSession {
                 let addition = context.stores.add(store, limit: context.limits.maxStores)
                 if case .added = addition {
                     context.logger.info(
-                        "store \(name) created (\(declaration.reducer))", metadata: connectionMetadata(store: name))
+                        "store \(name) created (\(declaration.reducer))", metadata: requestMetadata(store: name))
                 } else {
                     store.stop {}  // never hosted: another request created the name first, or the table is full
                     if let persistence = store.persistence { persistence.durability.database.deleteStore(id: persistence.storeID) { _ in } }
@@ -141,7 +141,7 @@ extension HTTPSession {
         guard let store = context.stores.remove(name) else {
             return send(error: .storeNotFound(name), keepAlive: request.keepAlive, headOnly: false)
         }
-        context.logger.info("store \(name) deleted", metadata: connectionMetadata(store: name))
+        context.logger.info("store \(name) deleted", metadata: requestMetadata(store: name))
         let fanout = store.fanout
         MemoryReclaim.trimSoon()  // once its subscribers have gone, its memory goes back to the OS
         guard let persistence = store.persistence else {
@@ -158,7 +158,7 @@ extension HTTPSession {
                     if let error {
                         context.logger.error(
                             "store \(name): its data could not be deleted (\(error)); it returns at the next start",
-                            metadata: connectionMetadata(store: name))
+                            metadata: requestMetadata(store: name))
                         send(error: .notWritten(error), keepAlive: request.keepAlive, headOnly: false)
                     } else {
                         send(HTTPResponse(status: 204), keepAlive: request.keepAlive, headOnly: false)

@@ -45,6 +45,11 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
     @exclusivity(unchecked) var currentOrigin: String?
     /// The last store looked up by name (requests on one connection tend to address the same store).
     @exclusivity(unchecked) var storeMemo: StoreRegistry.Memo?
+    /// The `X-Request-Id` the client sent with the request being answered, when acceptable (see ``RequestID``).
+    @exclusivity(unchecked) var clientRequestID: String?
+    /// The number of the id this loop makes for the request being answered when the client sent none (the id's text
+    /// is made only when a response or a log line needs it).
+    @exclusivity(unchecked) var requestNumber: UInt64 = 0
     /// While a long poll (`min_version`, `wait=settled`) waits: answers it at once with the state now, when the
     /// server shuts down or the client closes its side (see ``holdLongPoll(_:)``).
     var cutShort: ((LongPollCut) -> Void)?
@@ -105,5 +110,36 @@ final class HTTPSession: ServerSession, @unchecked Sendable {
         rules.shutDown()
         if isAnswering { cutLongPoll(.shutdown) }
         processNext()
+    }
+}
+
+/// Request ids (`X-Request-Id`, see ``RequestID``).
+extension HTTPSession {
+    /// A request was delivered (or refused, `value` nil): its id is the client's `X-Request-Id` when acceptable, else
+    /// one this loop makes.
+    func beginRequest(clientID value: String?) {
+        if let value, RequestID.isAcceptable(value) {
+            clientRequestID = value
+        } else {
+            clientRequestID = nil
+            requestNumber = context.nextRequestNumber()
+        }
+    }
+
+    /// The id of the request being answered.
+    var requestID: String {
+        clientRequestID ?? RequestID.made(prefix: context.requestIDPrefix, number: requestNumber)
+    }
+
+    /// `X-Request-Id: <id>`: on every response to the request.
+    var requestIDField: HTTPField { HTTPField(name: RequestID.fieldName, value: requestID) }
+
+    /// `conn=<connectionID> request_id=<id>`: the metadata of a log line about the request being answered.
+    var requestMetadata: Logger.Metadata { ["conn": String(connectionID), "request_id": requestID] }
+
+    /// `store=<name>` (when there is a store), `conn=…`, `request_id=…`.
+    func requestMetadata(store name: String?) -> Logger.Metadata {
+        guard let name else { return requestMetadata }
+        return ["store": name, "conn": String(connectionID), "request_id": requestID]
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where the server's log lines go: a level threshold, a ``LogHandler`` that writes the records, and metadata added
 /// to every record (e.g. `store=counter`). A value: pass it down, derive one with more metadata with ``with(_:_:)``.
 ///
@@ -10,8 +12,12 @@
 ///
 /// Messages and per-call metadata are autoclosures: below the level nothing is built (no string, no allocation).
 ///
+/// The level is shared by a logger and every copy of it (``with(_:_:)`` included): ``changeLevel(to:)`` changes it
+/// for all of them at once (SIGHUP applies `log.level` so); setting ``level`` gives this copy a level of its own.
+///
 /// ## Thread safety
-/// Sendable (a value holding a Sendable handler): any thread may log, and one logger may be shared by all.
+/// Sendable (a value holding a Sendable handler and an atomic level): any thread may log, and one logger may be
+/// shared by all.
 public struct Logger: Sendable {
     /// Severity, lowest first. A logger writes the records at its ``Logger/level`` and above.
     public enum Level: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
@@ -41,8 +47,14 @@ public struct Logger: Sendable {
         }
     }
 
-    /// Records below this level are dropped before their message is built.
-    public var level: Level
+    /// Records below this level are dropped before their message is built. Setting it detaches this copy from the
+    /// level its originals share (see ``changeLevel(to:)``).
+    public var level: Level {
+        @inlinable get { threshold.level }
+        set { threshold = Threshold(newValue) }
+    }
+    /// The level, shared by the copies of this logger.
+    @usableFromInline var threshold: Threshold
     /// Added to every record this logger writes, before the record's own metadata.
     public var metadata: Metadata
     /// Writes the records.
@@ -53,7 +65,7 @@ public struct Logger: Sendable {
     ///   - metadata: added to every record (default none).
     ///   - handler: where records go (default ``StandardErrorLogHandler``).
     public init(level: Level = .info, metadata: Metadata = [:], handler: any LogHandler = StandardErrorLogHandler()) {
-        self.level = level
+        threshold = Threshold(level)
         self.metadata = metadata
         self.handler = handler
     }
@@ -71,6 +83,10 @@ public struct Logger: Sendable {
         copy.metadata.merge(more)
         return copy
     }
+
+    /// Sets the level of this logger and of every logger that shares it (every copy of it, and every copy of the
+    /// logger it was copied from, unless its ``level`` was set since), at once, for all threads.
+    public func changeLevel(to level: Level) { threshold.level = level }
 
     /// Whether a record at `level` would be written.
     @inlinable public func logs(_ level: Level) -> Bool { level >= self.level }
@@ -108,5 +124,22 @@ public struct Logger: Sendable {
         var all = metadata
         if !extra.isEmpty { all.merge(extra) }
         handler.log(LogRecord(level: level, message: message, metadata: all))
+    }
+}
+
+extension Logger {
+    /// A level that several copies of a logger read (one relaxed atomic load per call that may log).
+    ///
+    /// ## Thread safety
+    /// Sendable: the level is an `Atomic`.
+    @usableFromInline final class Threshold: Sendable {
+        private let raw: Atomic<Int>
+
+        init(_ level: Level) { raw = Atomic(level.rawValue) }
+
+        @usableFromInline var level: Level {
+            get { Level(rawValue: raw.load(ordering: .relaxed)) ?? .info }
+            set { raw.store(newValue.rawValue, ordering: .relaxed) }
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Writes each record to standard error as one line:
+/// Writes each record to standard error as one line, in the ``LogFormat`` given: `.json` writes
+/// ``LogRecord``'s JSON object (see ``LogFormat/json``); `.text`, the default:
 ///
 /// ```
 /// 2026-12-01T04:00:00Z warning an event of type Ping is not an enum case; not sent store=counter
@@ -16,12 +17,21 @@ import Foundation
 /// Sendable (stateless): each record is written with one `write(2)` (repeated only for the rest of a short write), so
 /// lines from different threads never interleave.
 public struct StandardErrorLogHandler: LogHandler {
-    public init() {}
+    /// How each record is written.
+    public let format: LogFormat
+
+    public init(format: LogFormat = .text) {
+        self.format = format
+    }
 
     public func log(_ record: LogRecord) {
-        var line = Self.format(record, at: Date())
-        line += "\n"
-        line.withUTF8 { bytes in
+        var line: [UInt8]
+        switch format {
+        case .text: line = Array(Self.format(record, at: Date()).utf8)
+        case .json: line = record.jsonLine(at: Date())
+        }
+        line.append(UInt8(ascii: "\n"))
+        line.withUnsafeBufferPointer { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = Foundation.write(2, bytes.baseAddress! + offset, bytes.count - offset)

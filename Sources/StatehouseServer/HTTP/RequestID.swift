@@ -36,8 +36,12 @@ enum RequestID {
     }
 
     /// The id made from `prefix` and `number`: the prefix's bytes, then `number` in base 36 (lowercase).
+    ///
+    /// Written on the stack and decoded, so an id of at most 15 bytes (a loop's first 36⁹ requests) is a small
+    /// string, stored inline with no heap block (callgrind: a heap string here was a `malloc`, a `free` and about 300
+    /// instructions of reference counting per request).
     static func made(prefix: [UInt8], number: UInt64) -> String {
-        String(unsafeUninitializedCapacity: prefix.count + 13) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.count + 13) { buffer in
             var index = 0
             for byte in prefix {
                 buffer[index] = byte
@@ -57,7 +61,7 @@ enum RequestID {
                 rest /= 36
                 position -= 1
             }
-            return index + width
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<(index + width)]), as: UTF8.self)
         }
     }
 

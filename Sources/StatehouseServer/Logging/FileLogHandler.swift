@@ -26,23 +26,5 @@ public final class FileLogHandler: LogHandler {
 
     deinit { close(descriptor) }
 
-    public func log(_ record: LogRecord) {
-        var line: [UInt8]
-        switch format {
-        case .text: line = Array(StandardErrorLogHandler.format(record, at: Date()).utf8)
-        case .json: line = record.jsonLine(at: Date())
-        }
-        line.append(UInt8(ascii: "\n"))
-        line.withUnsafeBufferPointer { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
-    }
+    public func log(_ record: LogRecord) { format.write(record, to: descriptor) }
 }

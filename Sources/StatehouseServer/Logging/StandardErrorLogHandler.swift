@@ -24,25 +24,7 @@ public struct StandardErrorLogHandler: LogHandler {
         self.format = format
     }
 
-    public func log(_ record: LogRecord) {
-        var line: [UInt8]
-        switch format {
-        case .text: line = Array(Self.format(record, at: Date()).utf8)
-        case .json: line = record.jsonLine(at: Date())
-        }
-        line.append(UInt8(ascii: "\n"))
-        line.withUnsafeBufferPointer { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
-    }
+    public func log(_ record: LogRecord) { format.write(record, to: 2) }
 
     /// The line for `record` at `time`, without its line feed.
     static func format(_ record: LogRecord, at time: Date) -> String {

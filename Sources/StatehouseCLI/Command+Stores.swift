@@ -18,7 +18,7 @@ func runStores(_ arguments: [String], terminal: Terminal) -> Never {
     let rows = stores.map { store -> [String] in
         let object = store.objectValue
         return [
-            object?["name"]?.stringValue ?? "?", object?["reducer"]?.stringValue ?? "?",
+            (object?["name"]?.stringValue ?? "?").forTerminal, (object?["reducer"]?.stringValue ?? "?").forTerminal,
             object?["version"].map(PrettyJSON.compact) ?? "?",
         ]
     }

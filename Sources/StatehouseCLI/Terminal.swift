@@ -19,9 +19,9 @@ struct Terminal: Sendable {
         return Terminal(isTTY: tty, colour: tty && !noColour)
     }
 
-    /// `text` in bold cyan when colouring (a header line such as `counter v12`).
+    /// `text` in bold cyan when colouring (a header line such as `counter v12`); its control characters escaped.
     func header(_ text: String) -> String {
-        colour ? "\u{1B}[1;36m\(text)\u{1B}[0m" : text
+        colour ? "\u{1B}[1;36m\(text.forTerminal)\u{1B}[0m" : text.forTerminal
     }
 
     /// `text` dimmed when colouring (a note beside a header).
@@ -89,4 +89,26 @@ enum PrettyJSON {
 
     /// `value` as compact JSON text.
     static func compact(_ value: JSONValue) -> String { String(decoding: value.serialized(), as: UTF8.self) }
+}
+
+extension String {
+    /// The text with its control characters (C0 but line feed and tab, DEL, C1) written as `\u{1B}`-style escapes:
+    /// what a server sent (a store name, an error message, a close reason) cannot move the cursor, clear the screen
+    /// or set the window title of the terminal it is printed on.
+    var forTerminal: String {
+        guard unicodeScalars.contains(where: Self.isControl) else { return self }
+        var out = ""
+        for scalar in unicodeScalars {
+            if Self.isControl(scalar) {
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+    }
 }

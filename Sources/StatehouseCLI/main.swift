@@ -46,7 +46,7 @@ let usage = """
     """
 
 func fail(_ message: String, code: Int32) -> Never {
-    FileHandle.standardError.write(Data("statehouse: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("statehouse: \(message.forTerminal)\n".utf8))
     exit(code)
 }
 

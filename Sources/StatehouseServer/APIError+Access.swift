@@ -13,7 +13,11 @@ extension APIError {
 
     /// 403: the token lacks `scope` on `what` (e.g. `store "counter"`, or `stores`).
     static func forbidden(_ scope: AccessPolicy.Scope, _ what: String) -> APIError {
-        APIError(status: 403, .forbidden, message: "This token may not \(scope.rawValue) \(what).")
+        guard scope != .metrics else {
+            return APIError(
+                status: 403, .forbidden, message: "This token lacks the metrics scope; use a token whose scopes include \"metrics\".")
+        }
+        return APIError(status: 403, .forbidden, message: "This token may not \(scope.rawValue) \(what).")
     }
 
     /// 403: the token lacks `scope` on the store `name`.

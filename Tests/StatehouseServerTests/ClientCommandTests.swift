@@ -26,17 +26,22 @@ extension ServerTests {
                 let (process, out, err, input) = try launch(arguments + url, environment: environment)
                 if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
                 try? input.fileHandleForWriting.close()
-                let deadline = Date().addingTimeInterval(20)
-                while process.isRunning, Date() < deadline { usleep(5_000) }
-                guard !process.isRunning else {
-                    CommandLineTests.stop(process)
-                    throw TestFailure("statehouse \(arguments) did not exit within 20 s")
-                }
-                return Outcome(
-                    status: process.terminationStatus,
-                    stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                    stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+                return try outcome(of: process, out: out, err: err, what: "statehouse \(arguments)")
             }
+        }
+
+        /// Waits at most 20 s for `process` to exit (stopping it and throwing if it does not), then reads what it wrote.
+        static func outcome(of process: Process, out: Pipe, err: Pipe, what: String) throws -> Outcome {
+            let deadline = Date().addingTimeInterval(20)
+            while process.isRunning, Date() < deadline { usleep(5_000) }
+            guard !process.isRunning else {
+                CommandLineTests.stop(process)
+                throw TestFailure("\(what) did not exit within 20 s")
+            }
+            return Outcome(
+                status: process.terminationStatus,
+                stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         }
 
         /// Starts the binary with piped stdin, stdout and stderr and only `PATH` plus `environment` (so a developer's
@@ -294,16 +299,7 @@ extension ServerTests {
                 process.standardError = err
                 process.standardInput = FileHandle.nullDevice
                 try process.run()
-                let deadline = Date().addingTimeInterval(20)
-                while process.isRunning, Date() < deadline { usleep(5_000) }
-                guard !process.isRunning else {
-                    CommandLineTests.stop(process)
-                    throw TestFailure("script -c \(command) did not exit within 20 s")
-                }
-                return Outcome(
-                    status: process.terminationStatus,
-                    stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                    stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+                return try outcome(of: process, out: out, err: err, what: "script -c \(command)")
             }
         }
     }

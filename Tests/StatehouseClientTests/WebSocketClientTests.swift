@@ -8,12 +8,19 @@ import UVLoop
 /// `WebSocketClient` against the real server (started in-process on 127.0.0.1:0), and against listeners that misbehave.
 @Suite(.timeLimit(.minutes(1)))
 struct WebSocketClientTests {
-    @Test func subscribeThenActGetsTheSnapshotTheStateAndTheAck() async throws {
+    /// Runs `body` with a client on its own loop, open on `/ws` of a fresh server (both stopped after).
+    static func withOpenClient<T>(_ body: (ClientLoop, WebSocketClient, ClientProbe) async throws -> T) async throws -> T {
         try await ClientTestServer.with { server in
             let loop = try ClientLoop()
             defer { loop.stop() }
             let (client, probe) = try loop.client(endpoint: server.endpoint)
             #expect(try await probe.wait { $0.first == .opened })
+            return try await body(loop, client, probe)
+        }
+    }
+
+    @Test func subscribeThenActGetsTheSnapshotTheStateAndTheAck() async throws {
+        try await Self.withOpenClient { loop, client, probe async throws in
             loop.on(client) { $0.send(text: Array(#"{"type":"subscribe","id":"s1","store":"counter"}"#.utf8)) }
             let snapshot = try await probe.json(0)
             #expect(snapshot["sub"] as? String == "s1")
@@ -39,11 +46,7 @@ struct WebSocketClientTests {
 
     /// A message bigger than one read, and many messages in one read, arrive whole and in order.
     @Test func largeAndBurstMessagesArriveWhole() async throws {
-        try await ClientTestServer.with { server in
-            let loop = try ClientLoop()
-            defer { loop.stop() }
-            let (client, probe) = try loop.client(endpoint: server.endpoint)
-            #expect(try await probe.wait { $0.first == .opened })
+        try await Self.withOpenClient { loop, client, probe async throws in
             let text = String(repeating: "x", count: 200_000)
             loop.on(client) { client in
                 client.send(text: Array(#"{"type":"action","store":"todos","ref":"big","action":{"type":"add","payload":{"text":"\#(text)"}}}"#.utf8))
@@ -120,11 +123,7 @@ struct WebSocketClientTests {
 
     /// Our Close is answered by the server's (its code echoed, RFC 6455 §5.5.1); the ending is `.closed`.
     @Test func closeCompletesTheClosingHandshake() async throws {
-        try await ClientTestServer.with { server in
-            let loop = try ClientLoop()
-            defer { loop.stop() }
-            let (client, probe) = try loop.client(endpoint: server.endpoint)
-            #expect(try await probe.wait { $0.first == .opened })
+        try await Self.withOpenClient { loop, client, probe async throws in
             loop.on(client) { client in
                 client.close(code: 4000, reason: "done")
                 client.send(text: Array("ignored".utf8))  // not open any more
@@ -136,11 +135,7 @@ struct WebSocketClientTests {
     }
 
     @Test func abortEndsFailedAtOnce() async throws {
-        try await ClientTestServer.with { server in
-            let loop = try ClientLoop()
-            defer { loop.stop() }
-            let (client, probe) = try loop.client(endpoint: server.endpoint)
-            #expect(try await probe.wait { $0.first == .opened })
+        try await Self.withOpenClient { loop, client, probe async throws in
             loop.on(client) { client in
                 client.abort()
                 probe.record(.text("abort returned"))  // onEnd is never called from inside abort()

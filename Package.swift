@@ -29,7 +29,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        // The project's one lock type (a pthread mutex and its value in one heap block: ThreadSanitizer sees it).
+        // The project's one lock type (a pthread mutex and its value in one heap block: ThreadSanitizer sees it), its
+        // monotonic clock and the metrics' duration histograms.
         .target(name: "Locking", swiftSettings: strict),
         // The reducer runtime: stores, effects, observers. No networking.
         .target(name: "StatehouseCore", dependencies: ["Locking"], swiftSettings: strict),
@@ -89,7 +90,7 @@ let package = Package(
         // The Swift client against a running server: RemoteStore beside a raw WebSocketClient (Benchmarks/run client).
         .executableTarget(
             name: "StatehouseClientBench",
-            dependencies: ["StatehouseClient", "DemoReducers", "UVLoop", "JSON"],
+            dependencies: ["StatehouseClient", "DemoReducers", "UVLoop", "JSON", "Locking"],
             path: "Benchmarks/Client",
             swiftSettings: strict
         ),

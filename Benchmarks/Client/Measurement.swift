@@ -1,5 +1,5 @@
 import Foundation
-import UVLoop
+import Locking
 
 /// The CPU time this process has used so far, all threads, user + system, µs (`getrusage(RUSAGE_SELF)`).
 func processCPUMicroseconds() -> Double {
@@ -10,8 +10,8 @@ func processCPUMicroseconds() -> Double {
     return user + system
 }
 
-/// A monotonic clock readable on every thread, ns (libuv's `uv_hrtime`, the one the loops use).
-var nowNs: UInt64 { EventLoop.uptimeNs }
+/// A monotonic clock readable on every thread, ns (``MonotonicClock``, the one the loops' turn budget uses).
+var nowNs: UInt64 { MonotonicClock.nowNs() }
 
 /// The `fraction` percentile (0…1) of `samples` (nearest rank on the sorted samples); 0 for none.
 func percentile(_ samples: [UInt64], _ fraction: Double) -> UInt64 {

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// Durations counted by bucket, for a Prometheus histogram (prometheus.io, *Metric types*: buckets of observations
@@ -10,9 +5,9 @@ import Synchronization
 ///
 /// ```swift
 /// let reduceTimes = DurationHistogram(upperBoundsNs: DurationHistogram.reduceBoundsNs)
-/// let start = DurationHistogram.nowNs()
+/// let start = MonotonicClock.nowNs()
 /// …
-/// reduceTimes.record(nanoseconds: DurationHistogram.nowNs() - start)
+/// reduceTimes.record(nanoseconds: MonotonicClock.nowNs() - start)
 /// reduceTimes.snapshot()   // cumulative counts per bound, count, sum in ns
 /// ```
 ///
@@ -87,12 +82,5 @@ public final class DurationHistogram: Sendable {
         }
         total &+= buckets[boundCount].load(ordering: .relaxed)
         return Snapshot(cumulativeCounts: cumulative, count: total, sumNs: sumNs.load(ordering: .relaxed))
-    }
-
-    /// A monotonic clock in nanoseconds (`CLOCK_MONOTONIC`, the clock of libuv's `uv_hrtime`): for durations only.
-    public static func nowNs() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 }

@@ -139,9 +139,9 @@ extension Store {
             ownGroup = openGroup(request)
         }
         let previous = state
-        let reduceStart = DurationHistogram.nowNs()
+        let reduceStart = MonotonicClock.nowNs()
         let effect = reducer.reduce(state: &state, action: action)
-        actionCounts.countReduced(nanoseconds: DurationHistogram.nowNs() &- reduceStart)
+        actionCounts.countReduced(nanoseconds: MonotonicClock.nowNs() &- reduceStart)
         if state != previous {
             version += 1
             if journaling != nil { journalChange(.action(action, fromEffect: envelope.fromEffect)) }

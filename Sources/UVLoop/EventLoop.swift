@@ -228,10 +228,6 @@ public final class EventLoop: @unchecked Sendable {
     /// How long one turn of the loop may run queued jobs before it polls the sockets again (see ``runJobs()``): 2 ms.
     public static let turnBudgetNs: UInt64 = 2_000_000
 
-    /// A monotonic clock in nanoseconds (libuv's `uv_hrtime`, the clock of the turn budget), for jobs that budget
-    /// their own slices. Any thread.
-    public static var uptimeNs: UInt64 { uv_hrtime() }
-
     /// When the current turn's budget ends (`uv_hrtime` ns; loop thread only).
     @exclusivity(unchecked) private var turnEnds: UInt64 = 0
 

@@ -45,7 +45,7 @@ struct LoopFigures: Sendable {
             loopIndex: context.loopIndex, connections: context.sessions.count, readBytes: context.loop.readBytes,
             writtenBytes: context.loop.writtenBytes, unsentBytes: UInt64(unsent),
             turnTimes: context.loop.turnTimes.snapshot(), stores: [:])
-        let now = DurationHistogram.nowNs()
+        let now = MonotonicClock.nowNs()
         for (name, store) in stores {
             let (newest, shard) = store.fanout.newestAndShard(on: context.loop)
             guard let shard, !shard.subscribers.isEmpty || shard.catchUps > 0 else { continue }

@@ -146,9 +146,9 @@ final class StoreWriter: @unchecked Sendable {
             carried = []
             nextStart = Date(timeIntervalSinceNow: Double(configuration.intervalMs) / 1_000)
             if let maxPageCount { _ = try? connection.pragma("max_page_count = \(maxPageCount)") }
-            let started = DurationHistogram.nowNs()
+            let started = MonotonicClock.nowNs()
             let transactionError = transact(&batch)
-            transactionTimes.record(nanoseconds: DurationHistogram.nowNs() &- started)
+            transactionTimes.record(nanoseconds: MonotonicClock.nowNs() &- started)
             if let error = transactionError {
                 failedTransactions.add(1, ordering: .relaxed)
                 if draining { drainAttempts += 1 }

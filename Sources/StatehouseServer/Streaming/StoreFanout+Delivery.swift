@@ -1,3 +1,4 @@
+import Locking
 import UVLoop
 
 extension StoreFanout {
@@ -18,7 +19,7 @@ extension StoreFanout {
     func drain(_ shard: FanoutShard) {
         shard.loop.assertInLoop()
         let loop = shard.loop
-        let jobEnds = EventLoop.uptimeNs &+ Self.drainJobNs
+        let jobEnds = MonotonicClock.nowNs() &+ Self.drainJobNs
         while true {
             if shard.round == nil {
                 let deliveries = shard.takeQueued()
@@ -39,7 +40,7 @@ extension StoreFanout {
             } else {
                 loop.flushGatheredWrites()
             }
-            if loop.isTurnBudgetSpent || EventLoop.uptimeNs > jobEnds {
+            if loop.isTurnBudgetSpent || MonotonicClock.nowNs() > jobEnds {
                 loop.execute { self.drain(shard) }
                 return
             }

@@ -40,7 +40,7 @@ struct StoreHistory {
     private(set) var newestVersion: UInt64
     /// The newest state's JSON (sorted keys, as the store encoded it).
     private(set) var newestJSON: [UInt8]
-    /// When the newest version was recorded (``DurationHistogram/nowNs()``: monotonic ns).
+    /// When the newest version was recorded (``MonotonicClock/nowNs()``: monotonic ns).
     private(set) var newestMadeAt: UInt64
     /// Parsed states, at most two: the newest once someone needed it, and the one before if it was parsed as the
     /// newest (kept until the next record). An array, so a history nobody parsed holds no room for them.
@@ -76,7 +76,7 @@ struct StoreHistory {
         self.fullBudget = fullBudget
         newestVersion = version
         newestJSON = json
-        newestMadeAt = DurationHistogram.nowNs()
+        newestMadeAt = MonotonicClock.nowNs()
     }
 
     /// A new random epoch: 15 hex digits.
@@ -113,7 +113,7 @@ struct StoreHistory {
     // MARK: Recording
 
     /// Appends the state of `version` (versions arrive in order) and forgets the oldest beyond `capacity`.
-    mutating func record(version: UInt64, json: [UInt8], madeAt: UInt64 = DurationHistogram.nowNs()) {
+    mutating func record(version: UInt64, json: [UInt8], madeAt: UInt64 = MonotonicClock.nowNs()) {
         parsed.removeAll { $0.version != newestVersion || capacity == 1 }
         if capacity > 1 {
             steps.append(.full(newestJSON))

@@ -35,17 +35,10 @@ extension Server {
         }
         adjusting(&next)
         applied.withLock { current in
-            let (changes, ignored) = Self.differences(from: current, to: next, defaultLogLevel: defaultLogLevel)
             // What needs a restart keeps its running value, so it is reported again at every reload until restarted.
-            var kept = next
-            kept.host = current.host
-            kept.port = current.port
-            kept.eventLoops = current.eventLoops
-            kept.storeExecutor = current.storeExecutor
-            kept.stores = current.stores
-            kept.storage = current.storage
-            kept.limits.maxConnections = current.limits.maxConnections
-            kept.streams.historySize = current.streams.historySize
+            let kept = Self.applicable(next, running: current)
+            let changes = Self.differences(from: current, to: kept, defaultLogLevel: defaultLogLevel)
+            let ignored = Self.differences(from: kept, to: next, defaultLogLevel: defaultLogLevel)
             current = kept
             let policy = RuntimePolicy(kept)
             for context in contexts {
@@ -61,13 +54,27 @@ extension Server {
         return true
     }
 
-    /// The changes from `old` to `new` that are applied (`auth: 2 tokens → 3 tokens`), and those that need a restart
-    /// (`listen.port: 8080 → 9090`); one line each, no secret in any.
+    /// `next` with what needs a restart as `running` has it: the configuration a reload applies.
+    static func applicable(_ next: ServerConfiguration, running: ServerConfiguration) -> ServerConfiguration {
+        var kept = next
+        kept.host = running.host
+        kept.port = running.port
+        kept.eventLoops = running.eventLoops
+        kept.storeExecutor = running.storeExecutor
+        kept.stores = running.stores
+        kept.storage = running.storage
+        kept.limits.maxConnections = running.limits.maxConnections
+        kept.streams.historySize = running.streams.historySize
+        return kept
+    }
+
+    /// The changes from `old` to `new`, one line each (`auth: 2 tokens → 3 tokens`, `listen.port: 8080 → 9090`), no
+    /// secret in any. From the running configuration to ``applicable(_:running:)``'s: what a reload applies; from that
+    /// to the file's: what needs a restart.
     static func differences(
         from old: ServerConfiguration, to new: ServerConfiguration, defaultLogLevel: Logger.Level
-    ) -> (applied: [String], needsRestart: [String]) {
-        var applied: [String] = []
-        var restart: [String] = []
+    ) -> [String] {
+        var lines: [String] = []
         func tokens(_ policy: AccessPolicy?) -> String {
             guard let policy else { return "off" }
             return policy.tokenCount == 1 ? "1 token" : "\(policy.tokenCount) tokens"
@@ -76,29 +83,27 @@ extension Server {
         case (nil, nil): break
         case (let a?, let b?) where a.isSame(as: b): break
         case (let a?, let b?) where a.tokenCount == b.tokenCount:
-            applied.append("auth: \(tokens(a)) → \(tokens(b)) (tokens or grants changed)")
-        default: applied.append("auth: \(tokens(old.auth)) → \(tokens(new.auth))")
+            lines.append("auth: \(tokens(a)) → \(tokens(b)) (tokens or grants changed)")
+        default: lines.append("auth: \(tokens(old.auth)) → \(tokens(new.auth))")
         }
         if old.cors != new.cors {
             func origins(_ policy: CORSPolicy?) -> String {
                 policy.map { "[\($0.allowedOrigins.joined(separator: ", "))]" } ?? "off"
             }
-            applied.append("cors.allowedOrigins: \(origins(old.cors)) → \(origins(new.cors))")
+            lines.append("cors.allowedOrigins: \(origins(old.cors)) → \(origins(new.cors))")
         }
         let (oldLevel, newLevel) = (old.logLevel ?? defaultLogLevel, new.logLevel ?? defaultLogLevel)
-        if oldLevel != newLevel { applied.append("log.level: \(oldLevel) → \(newLevel)") }
-        func compare<Value: Equatable>(_ name: String, _ a: Value, _ b: Value, restart needsRestart: Bool = false) {
-            guard a != b else { return }
-            let line = "\(name): \(a) → \(b)"
-            if needsRestart { restart.append(line) } else { applied.append(line) }
+        if oldLevel != newLevel { lines.append("log.level: \(oldLevel) → \(newLevel)") }
+        func compare<Value: Equatable>(_ name: String, _ a: Value, _ b: Value) {
+            if a != b { lines.append("\(name): \(a) → \(b)") }
         }
         compare("limits.maxBodyBytes", old.limits.maxBodyBytes, new.limits.maxBodyBytes)
         compare("limits.maxHeaderBytes", old.limits.maxHeaderBytes, new.limits.maxHeaderBytes)
         compare("limits.maxHeaderFields", old.limits.maxHeaderFields, new.limits.maxHeaderFields)
         compare("limits.maxMessageBytes", old.limits.maxMessageBytes, new.limits.maxMessageBytes)
         compare("limits.maxStores", old.limits.maxStores, new.limits.maxStores)
-        compare("limits.maxConnections", old.limits.maxConnections, new.limits.maxConnections, restart: true)
-        compare("streams.historySize", old.streams.historySize, new.streams.historySize, restart: true)
+        compare("limits.maxConnections", old.limits.maxConnections, new.limits.maxConnections)
+        compare("streams.historySize", old.streams.historySize, new.streams.historySize)
         compare("streams.writeHighWaterBytes", old.streams.writeHighWaterBytes, new.streams.writeHighWaterBytes)
         compare("streams.maxLagSeconds", old.streams.maxLagSeconds, new.streams.maxLagSeconds)
         compare("streams.sseHeartbeatMs", old.streams.sseHeartbeatMs, new.streams.sseHeartbeatMs)
@@ -108,19 +113,19 @@ extension Server {
         compare("timeouts.pingIntervalMs", old.timeouts.pingIntervalMs, new.timeouts.pingIntervalMs)
         compare("timeouts.pongTimeoutMs", old.timeouts.pongTimeoutMs, new.timeouts.pongTimeoutMs)
         compare("timeouts.writeStallMs", old.timeouts.writeStallMs, new.timeouts.writeStallMs)
-        compare("listen.host", old.host, new.host, restart: true)
-        compare("listen.port", old.port, new.port, restart: true)
-        compare("listen.eventLoops", old.eventLoops, new.eventLoops, restart: true)
-        compare("listen.storeExecutor", old.storeExecutor.rawValue, new.storeExecutor.rawValue, restart: true)
+        compare("listen.host", old.host, new.host)
+        compare("listen.port", old.port, new.port)
+        compare("listen.eventLoops", old.eventLoops, new.eventLoops)
+        compare("listen.storeExecutor", old.storeExecutor.rawValue, new.storeExecutor.rawValue)
         if old.stores != new.stores {
             func names(_ stores: [ServerConfiguration.StoreDeclaration]) -> String {
                 "[\(stores.map(\.name).joined(separator: ", "))]"
             }
-            restart.append("stores: \(names(old.stores)) → \(names(new.stores))\(names(old.stores) == names(new.stores) ? " (declarations changed)" : "")")
+            lines.append("stores: \(names(old.stores)) → \(names(new.stores))\(names(old.stores) == names(new.stores) ? " (declarations changed)" : "")")
         }
         if old.storage != new.storage {
-            restart.append("storage: \(old.storage?.path ?? "none") → \(new.storage?.path ?? "none")\(old.storage?.path == new.storage?.path ? " (settings changed)" : "")")
+            lines.append("storage: \(old.storage?.path ?? "none") → \(new.storage?.path ?? "none")\(old.storage?.path == new.storage?.path ? " (settings changed)" : "")")
         }
-        return (applied, restart)
+        return lines
     }
 }

@@ -23,24 +23,16 @@ struct ClientInvocation {
         var invocation = ClientInvocation()
         var url = ProcessInfo.processInfo.environment["STATEHOUSE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         invocation.token = ProcessInfo.processInfo.environment["STATEHOUSE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            guard argument.hasPrefix("--") else {
-                invocation.positionals.append(argument)
-                continue
-            }
-            guard argument == "--url" || argument == "--token" || options.contains(argument) else {
-                fail("unknown option \(argument) for \(command); see statehouse \(command) --help", .usage)
-            }
-            guard let value = rest.popFirst() else {
-                fail("\(argument) needs a value; see statehouse \(command) --help", .usage)
-            }
-            switch argument {
-            case "--url": url = value
-            case "--token": invocation.token = value
-            default: invocation.values[argument] = value
-            }
-        }
+        CommandLineOptions.scan(
+            arguments, options: options.union(["--url", "--token"]), context: " for \(command)",
+            help: "statehouse \(command) --help", positional: { invocation.positionals.append($0) },
+            take: { option, value in
+                switch option {
+                case "--url": url = value
+                case "--token": invocation.token = value
+                default: invocation.values[option] = value
+                }
+            })
         if let url {
             do {
                 invocation.endpoint = try ServerEndpoint(parsing: url)

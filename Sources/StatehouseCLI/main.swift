@@ -54,28 +54,30 @@ let version = "0.1.0"
 
 /// `replay` and `backup`: never returns.
 func runStorageTool(_ command: String, _ arguments: [String]) -> Never {
-    var arguments = arguments
     var configPath = "Config/statehouse.json"
     var store: String?
     var target: UInt64?
     var verify = false
     var destination: String?
-    while !arguments.isEmpty {
-        let flag = arguments.removeFirst()
-        if flag == "--verify", command == "replay" { verify = true; continue }
-        if !flag.hasPrefix("--"), command == "backup", destination == nil { destination = flag; continue }
-        let allowed = command == "replay" ? ["--config", "--store", "--to"] : ["--config"]
-        guard allowed.contains(flag) else { fail("unknown option \(flag) for \(command); see statehouse --help", code: 2) }
-        guard let value = arguments.first else { fail("\(flag) needs a value; see statehouse --help", code: 2) }
-        arguments.removeFirst()
-        switch flag {
-        case "--config": configPath = value
-        case "--store": store = value
-        default:
-            guard let number = UInt64(value) else { fail("--to must be a version (an unsigned integer)", code: 2) }
-            target = number
-        }
-    }
+    CommandLineOptions.scan(
+        arguments, options: command == "replay" ? ["--config", "--store", "--to"] : ["--config"],
+        flags: command == "replay" ? ["--verify"] : [], context: " for \(command)", help: "statehouse --help",
+        positional: { argument in
+            guard command == "backup", destination == nil else {
+                fail("unknown option \(argument) for \(command); see statehouse --help", code: 2)
+            }
+            destination = argument
+        },
+        take: { option, value in
+            switch (option, value) {
+            case ("--config", let value?): configPath = value
+            case ("--store", let value?): store = value
+            case ("--to", let value?):
+                guard let number = UInt64(value) else { fail("--to must be a version (an unsigned integer)", code: 2) }
+                target = number
+            default: verify = true
+            }
+        })
     let configuration: ServerConfiguration
     do {
         configuration = try ConfigurationLoader.load(path: configPath)
@@ -140,24 +142,23 @@ if command != "serve" {
 var configPath = "Config/statehouse.json"
 var host: String?
 var port: Int?
-while !arguments.isEmpty {
-    let flag = arguments.removeFirst()
-    guard ["--config", "--host", "--port"].contains(flag) else { fail("unknown option \(flag); see statehouse --help", code: 2) }
-    guard let value = arguments.first else { fail("\(flag) needs a value; see statehouse --help", code: 2) }
-    arguments.removeFirst()
-    switch flag {
-    case "--config": configPath = value
-    case "--host":
-        guard let address = ServerConfiguration.bindAddress(for: value) else {
-            fail("--host must be an IPv4 or IPv6 address or localhost (host names are not resolved)", code: 2)
+CommandLineOptions.scan(
+    arguments, options: ["--config", "--host", "--port"], context: "", help: "statehouse --help",
+    positional: { fail("unknown option \($0); see statehouse --help", code: 2) },
+    take: { option, value in
+        let value = value ?? ""
+        switch option {
+        case "--config": configPath = value
+        case "--host":
+            guard let address = ServerConfiguration.bindAddress(for: value) else {
+                fail("--host must be an IPv4 or IPv6 address or localhost (host names are not resolved)", code: 2)
+            }
+            host = address
+        default:
+            guard let number = Int(value), (0...65535).contains(number) else { fail("--port must be 0 to 65535", code: 2) }
+            port = number
         }
-        host = address
-    case "--port":
-        guard let number = Int(value), (0...65535).contains(number) else { fail("--port must be 0 to 65535", code: 2) }
-        port = number
-    default: break
-    }
-}
+    })
 
 /// STATEHOUSE_LOG: the level of the lines on standard error (default info; a bad value is warned about, then info);
 /// STATEHOUSE_LOG_FORMAT: text or json (default text; anything else exits 2).

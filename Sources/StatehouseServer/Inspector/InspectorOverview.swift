@@ -27,10 +27,11 @@ enum InspectorOverview {
     static func body(stores: [String: HostedStore], loops: [Loop]) -> [UInt8] {
         let loops = loops.sorted { $0.figures.loopIndex < $1.figures.loopIndex }
         var out: [UInt8] = []
+        let figures = loops.map(\.figures)
         out.appendLiteral(#"{"stores":["#)
         for (index, name) in stores.keys.sorted().enumerated() {
             guard let store = stores[name] else { continue }
-            let streams = loops.compactMap { $0.figures.stores[name] }
+            let streams = LoopFigures.StreamFigures.total(of: name, in: figures)
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.appendLiteral(#"{"name":"#)
             out += JSONText.quoted(name).utf8
@@ -41,13 +42,13 @@ enum InspectorOverview {
             out.appendLiteral(#","durable":"#)
             if store.persistence != nil { out.appendLiteral("true") } else { out.appendLiteral("false") }
             out.appendLiteral(#","subscribers":{"websocket":"#)
-            out.appendDecimal(UInt64(streams.reduce(0) { $0 + $1.webSocket }))
+            out.appendDecimal(UInt64(streams.webSocket))
             out.appendLiteral(#","sse":"#)
-            out.appendDecimal(UInt64(streams.reduce(0) { $0 + $1.serverSentEvents }))
+            out.appendDecimal(UInt64(streams.serverSentEvents))
             out.appendLiteral(#"},"slowestLagVersions":"#)
-            out.appendDecimal(streams.map(\.slowestLag).max() ?? 0)
+            out.appendDecimal(streams.slowestLag)
             out.appendLiteral(#","slowestLagMs":"#)
-            out.appendDecimal((streams.map(\.slowestLagNs).max() ?? 0) / 1_000_000)
+            out.appendDecimal(streams.slowestLagNs / 1_000_000)
             out.append(UInt8(ascii: "}"))
         }
         out.appendLiteral(#"],"loops":["#)

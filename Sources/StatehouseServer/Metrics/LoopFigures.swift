@@ -28,6 +28,19 @@ struct LoopFigures: Sendable {
         var slowestLagNs: UInt64 = 0
         /// Catch-up messages given to this loop's subscribers that were behind (``FanoutShard/catchUps``).
         var catchUps: UInt64 = 0
+
+        /// The store `name`'s figures over all `loops`: subscribers and catch-ups added up, the lags the largest.
+        static func total(of name: String, in loops: [LoopFigures]) -> StreamFigures {
+            var total = StreamFigures()
+            for stream in loops.compactMap({ $0.stores[name] }) {
+                total.webSocket += stream.webSocket
+                total.serverSentEvents += stream.serverSentEvents
+                total.slowestLag = max(total.slowestLag, stream.slowestLag)
+                total.slowestLagNs = max(total.slowestLagNs, stream.slowestLagNs)
+                total.catchUps += stream.catchUps
+            }
+            return total
+        }
     }
 
     /// Reads `context`'s loop and its subscribers of `stores`; call on that loop.

@@ -52,16 +52,16 @@ enum ServerMetrics {
         var catchUps: [MetricsExposition.Sample] = []
         for name in names {
             guard let store = stores[name] else { continue }
-            let streams = loops.compactMap { $0.stores[name] }
+            let streams = LoopFigures.StreamFigures.total(of: name, in: loops)
             let labels: KeyValuePairs<String, String> = ["store": name, "reducer": store.reducerName]
             for (transport, count) in [
-                ("websocket", streams.reduce(0) { $0 + $1.webSocket }), ("sse", streams.reduce(0) { $0 + $1.serverSentEvents }),
+                ("websocket", streams.webSocket), ("sse", streams.serverSentEvents),
             ] {
                 subscribers.append((["store": name, "reducer": store.reducerName, "transport": transport], Double(count)))
             }
-            lag.append((labels, Double(streams.map(\.slowestLag).max() ?? 0)))
-            lagSeconds.append((labels, Double(streams.map(\.slowestLagNs).max() ?? 0) / 1e9))
-            catchUps.append((labels, Double(streams.reduce(0) { $0 + $1.catchUps })))
+            lag.append((labels, Double(streams.slowestLag)))
+            lagSeconds.append((labels, Double(streams.slowestLagNs) / 1e9))
+            catchUps.append((labels, Double(streams.catchUps)))
         }
         text.family(
             "statehouse_store_subscribers", .gauge, help: "Stream subscribers of the store, by transport (websocket, sse).",

@@ -30,10 +30,8 @@ struct ResponseLayout {
         statusLine = StatusLines.line(for: response.status)
         bodyByteCount = sendsBody ? response.body.count : 0
         var byteCount = statusLine.count + 2
-        for field in response.fields where !omits(field) {
-            byteCount += field.name.utf8.count + field.value.utf8.count + 4
-        }
-        if let field = extraField { byteCount += field.name.utf8.count + field.value.utf8.count + 4 }
+        for field in response.fields where !omits(field) { byteCount += Self.byteCount(of: field) }
+        if let field = extraField { byteCount += Self.byteCount(of: field) }
         if mayHaveContent {
             byteCount += Self.contentLengthPrefix.utf8CodeUnitCount + decimalDigitCount(response.body.count) + 2
         }
@@ -57,23 +55,26 @@ struct ResponseLayout {
         }
     }
 
+    /// The bytes of `field`'s line: `name: value` and CRLF.
+    private static func byteCount(of field: HTTPField) -> Int { field.name.utf8.count + field.value.utf8.count + 4 }
+
+    /// Writes `field`'s line at `cursor` (CR, LF and NUL in its name or value as spaces, ``copySanitized(_:to:)``)
+    /// and returns the address after it.
+    @inline(__always)
+    private static func write(_ field: HTTPField, to cursor: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var cursor = copySanitized(field.name, to: cursor)
+        cursor = copy(": ", to: cursor)
+        cursor = copySanitized(field.value, to: cursor)
+        return copy("\r\n", to: cursor)
+    }
+
     /// Writes the head of the response (everything before the body) to `start`, which has room for
     /// ``headByteCount`` bytes.
     func writeHead(_ response: HTTPResponse, extraField: HTTPField?, to start: UnsafeMutablePointer<UInt8>) {
         var cursor = start
         cursor = statusLine.withUnsafeBufferPointer { copy($0, to: cursor) }
-        for field in response.fields where !omits(field) {
-            cursor = copySanitized(field.name, to: cursor)
-            cursor = copy(": ", to: cursor)
-            cursor = copySanitized(field.value, to: cursor)
-            cursor = copy("\r\n", to: cursor)
-        }
-        if let field = extraField {
-            cursor = copySanitized(field.name, to: cursor)
-            cursor = copy(": ", to: cursor)
-            cursor = copySanitized(field.value, to: cursor)
-            cursor = copy("\r\n", to: cursor)
-        }
+        for field in response.fields where !omits(field) { cursor = Self.write(field, to: cursor) }
+        if let field = extraField { cursor = Self.write(field, to: cursor) }
         if mayHaveContent {
             cursor = copy(Self.contentLengthPrefix, to: cursor)
             cursor = writeDecimal(response.body.count, to: cursor)

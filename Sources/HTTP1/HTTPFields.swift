@@ -17,7 +17,12 @@ public struct HTTPFields: Sendable, Equatable, Sequence {
 
     /// The value of the first field called `name` (ASCII case-insensitive), or `nil` when there is none.
     public subscript(name: String) -> String? {
-        storage.first { asciiCaseInsensitiveEqual($0.name, name) }?.value
+        // By index, so each field's name is compared in place (`first(where:)` copies every field it passes, a
+        // retain and a release for each of its strings on the heap).
+        for index in storage.indices where asciiCaseInsensitiveEqual(storage[index].name, name) {
+            return storage[index].value
+        }
+        return nil
     }
 
     /// Every value of the fields called `name` (ASCII case-insensitive), in arrival order; empty when absent.
@@ -28,7 +33,7 @@ public struct HTTPFields: Sendable, Equatable, Sequence {
     /// How many field lines are called `name` (ASCII case-insensitive), without building a list.
     public func count(of name: String) -> Int {
         var count = 0
-        for field in storage where asciiCaseInsensitiveEqual(field.name, name) { count += 1 }
+        for index in storage.indices where asciiCaseInsensitiveEqual(storage[index].name, name) { count += 1 }
         return count
     }
 

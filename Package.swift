@@ -103,6 +103,10 @@ let package = Package(
             dependencies: ["StatehouseTesting", "StatehouseCore"],
             swiftSettings: strict
         ),
+        // OneWay's README and StoreTests and GoodReactor's README flow, ported (docs/migrating.md).
+        .testTarget(
+            name: "MigrationTests", dependencies: ["Locking", "StatehouseCore", "StatehouseTesting"],
+            swiftSettings: strict),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "StatehouseTestClients"], swiftSettings: strict),

@@ -13,6 +13,7 @@
 /// | ``cancellable(_:cancelInFlight:)`` | runs the effect as a run that ``cancel(_:)`` can stop |
 /// | ``cancel(_:)`` | cancels every live run registered under the id |
 /// | ``create(_:)`` | builds the effect when the store reaches it, then runs it |
+/// | ``fetch(_:then:_:)`` | sets a ``DataFetchingState`` field to `.loading`, then delivers the outcome as an action |
 /// | ``emit(_:)`` | delivers an out-of-band event to ``Store/observeEvents(_:)`` |
 /// | ``delayed(by:)`` | waits on the store's clock, then runs the effect |
 /// | ``debounce(_:for:)`` | delayed, and a newer debounce with the same id replaces it |

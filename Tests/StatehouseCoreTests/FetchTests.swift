@@ -211,3 +211,64 @@ struct ProfileReducer: Reducer {
         }
     }
 }
+
+/// The reducer of docs/effects.md, verbatim apart from the stub API, so the documented shapes compile.
+private enum DocumentedProfile {
+    struct User: Equatable, Codable, Sendable { var name: String }
+    struct APIError: Error, Equatable, Codable {
+        var message: String
+        init(_ error: any Error) { message = "\(error)" }
+    }
+    struct API: Sendable {
+        var me: @Sendable () async throws(APIError) -> User
+        var user: @Sendable (Int) async throws -> User
+    }
+    struct ProfileID: Hashable, Sendable {}
+
+    struct Profile: Reducer {
+        struct State: Equatable, Codable, Sendable {
+            var userID = 1
+            var profile: DataFetchingState<User, APIError> = .idle
+        }
+        enum Action: Sendable {
+            case load, reload, cancel
+            case profileChanged(DataFetchingState<User, APIError>)
+        }
+        let api: API
+
+        func reduce(state: inout State, action: Action) -> Effect<Action> {
+            switch action {
+            case .load:
+                return .fetch(&state.profile, then: Action.profileChanged, api.me)
+                    .cancellable(ProfileID(), cancelInFlight: true)
+            case .reload:
+                return .fetch(&state.profile, then: Action.profileChanged, catch: APIError.init) {
+                    [id = state.userID] in try await api.user(id)
+                }
+                .cancellable(ProfileID(), cancelInFlight: true)
+            case .cancel:
+                state.profile = .idle
+                return .cancel(ProfileID())
+            case .profileChanged(let profile):
+                state.profile = profile
+                return .none
+            }
+        }
+    }
+}
+
+@Suite struct DocumentedFetchTests {
+    @Test func theDocumentedReducerLoadsAndReloads() async {
+        let api = DocumentedProfile.API(
+            me: { DocumentedProfile.User(name: "me") },
+            user: { id in throw TestError(description: "no user \(id)") }
+        )
+        let store = Store(reducer: DocumentedProfile.Profile(api: api), state: .init())
+        _ = await store.send(.load)
+        await store.untilIdle()
+        #expect(await store.state.profile == .success(DocumentedProfile.User(name: "me")))
+        #expect(await store.send(.reload).state.profile == .loading)
+        await store.untilIdle()
+        #expect(await store.state.profile.error?.message == "no user 1")
+    }
+}

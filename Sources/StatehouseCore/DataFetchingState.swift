@@ -124,7 +124,7 @@ extension DataFetchingState: Decodable where Value: Decodable, Failure: Decodabl
             throw DecodingError.dataCorruptedError(
                 forKey: .status,
                 in: container,
-                debugDescription: "status is \"\(text)\"; use one of idle, loading, success, failure"
+                debugDescription: "\"\(text)\" is not a status; use idle, loading, success or failure."
             )
         }
         switch status {

@@ -4,7 +4,7 @@ extension TestStore where R.Action: Equatable {
     /// Waits for the next action an effect produces and checks it and the state change it made.
     ///
     /// Actions are received in reduce order. ``Exhaustivity/on``: the next effect-produced action
-    /// must equal `expected` (otherwise an issue shows both, and that action is consumed); the state
+    /// must equal `expected` (otherwise a failure shows both, and that action is consumed); the state
     /// check is as in ``send(_:assert:fileID:filePath:line:column:)``. ``Exhaustivity/off``: other
     /// received actions are skipped until one equal to `expected` arrives.
     ///
@@ -17,10 +17,10 @@ extension TestStore where R.Action: Equatable {
         _ expected: R.Action,
         timeout: Duration? = nil,
         assert update: ((inout R.State) throws -> Void)? = nil,
-        fileID: String = #fileID,
-        filePath: String = #filePath,
-        line: Int = #line,
-        column: Int = #column
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
     ) async {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let step = "receive(\(String(describing: expected)))"

@@ -33,7 +33,7 @@ enum FailureReporter {
     }
 
     /// Registers the XCTest observer now, so that the test case running later reports can be known; called when a
-    /// test store is created (the earlier, the fewer failures reach XCTest with its state unknown).
+    /// test store or an expectation is created (the earlier, the fewer failures reach XCTest with its state unknown).
     static func prepare() {
         #if canImport(XCTest)
         XCTestRunTracker.register()

@@ -27,7 +27,8 @@ public import StatehouseCore
 /// Failures go to whichever test runner is active, at the `fileID`/`filePath`/`line`/`column` of the call: in a
 /// Swift Testing test an `Issue` (wrap a step in `withKnownIssue` to assert that it fails), in an XCTest test an
 /// `XCTFail` (the test case's `recordFailure(withDescription:inFile:atLine:expected:)`, an expected failure), with
-/// neither running a line on standard error.
+/// neither running a line on standard error. Every StatehouseTesting check reports the same way (see
+/// `Store.expect(_:_:timeout:fileID:filePath:line:column:)`).
 ///
 /// ## Thread safety
 /// Not `Sendable`: use one test store from one task (the test). Its methods are

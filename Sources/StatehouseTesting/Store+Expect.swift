@@ -38,17 +38,17 @@ extension Store {
         FailureReporter.prepare()
         let expectation = StateExpectation<R.State, Value>(keyPath: keyPath, value: value)
         let token = await Self.watch(self, for: expectation)
-        var watchers: [Task<Void, Never>] = []
+        var deadline: Task<Void, Never>?
         if !expectation.isFinished {
             // Not cancellable (untilIdle is not): after the wait it stays parked in the store until the store idles.
-            watchers.append(Task { expectation.storeIdle(in: await Self.idleSnapshot(of: self)) })
-            watchers.append(Task {
+            Task { expectation.storeIdle(in: await Self.idleSnapshot(of: self)) }
+            deadline = Task {
                 try? await Task.sleep(for: timeout, clock: .continuous)
                 if !Task.isCancelled { expectation.deadlinePassed() }
-            })
+            }
         }
         let outcome = await expectation.outcome()
-        watchers.last?.cancel()
+        deadline?.cancel()
         await removeObserver(token)
         switch outcome {
         case .reached:

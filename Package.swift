@@ -103,6 +103,12 @@ let package = Package(
             dependencies: ["StatehouseTesting", "StatehouseCore"],
             swiftSettings: strict
         ),
+        // XCTest test cases on TestStore and Store.expect: their failures must reach XCTest (the rest use Swift Testing).
+        .testTarget(
+            name: "StatehouseTestingXCTests",
+            dependencies: ["Locking", "StatehouseTesting", "StatehouseCore"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "StatehouseTestClients"], swiftSettings: strict),

@@ -7,7 +7,7 @@ import Testing
 
 extension ServerTests {
     /// A store's `"log": ["actions", "state"]`: read from the configuration, written through the server's logger with
-    /// `store=<name>`. Real servers on port 0 logging to an ``InMemoryLogHandler``, real clients.
+    /// `store=<name>`, changed by a reload. Real servers on port 0 logging to an ``InMemoryLogHandler``, real clients.
     @Suite struct StoreLoggingTests {
         /// A configuration file's text with `counter` (Counter, `counterLog` as its `log` member when given) and
         /// `quiet` (Counter, no `log`).
@@ -72,6 +72,46 @@ extension ServerTests {
                     "store counter: action incrementLater(ms: 1) → version 0 (state unchanged)",
                     "store counter: action increment (from an effect) → version 1",
                 ])
+            }
+        }
+
+        /// SIGHUP's work, in process: a changed `log` is applied to the running store (and said in one line); a
+        /// changed reducer still needs a restart.
+        @Test func aReloadAppliesAChangedLog() async throws {
+            let path = try CommandLineTests.writeConfig(Self.config(counterLog: nil))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let handler = InMemoryLogHandler()
+            let json = try String(contentsOfFile: path, encoding: .utf8)
+            try await Self.withServer(json, handler) { server, port in
+                let client = try TestHTTPClient(port: port)
+                defer { client.close() }
+                #expect(try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#).status == 200)
+
+                try Data(Self.config(counterLog: #"["state"]"#).utf8).write(to: URL(fileURLWithPath: path))
+                #expect(server.reload(from: path, adjusting: Self.asStarted))
+                let change = try #require(handler.first { $0.message.hasPrefix("reload: stores.counter.log") })
+                #expect(change.message == "reload: stores.counter.log: [] → [state]")
+                #expect(change.level == .info)
+                #expect(!handler.records.contains { $0.message.contains("needs a restart") })
+
+                // Applied on the store's actor soon after the reload: post until a state line comes (10 s at most).
+                let deadline = ContinuousClock.now + .seconds(10)
+                var found: LogRecord?
+                while found == nil, ContinuousClock.now < deadline {
+                    #expect(try client.request("POST", "/stores/counter/actions", body: #"{"type":"increment"}"#).status == 200)
+                    found = await handler.waitForRecord(timeout: .milliseconds(100)) { $0.message.hasPrefix("store counter: state") }
+                }
+                let state = try #require(found)
+                #expect(state.metadata == ["store": "counter"])
+                #expect(!handler.records.contains { $0.message.hasPrefix("store counter: action") }, "only states asked for")
+
+                // Another reducer needs a restart; the log change that comes with it is applied all the same.
+                try Data(Self.config(counterLog: #"["actions","state"]"#, counterReducer: "TodoList").utf8)
+                    .write(to: URL(fileURLWithPath: path))
+                #expect(server.reload(from: path, adjusting: Self.asStarted))
+                #expect(handler.first { $0.message == "reload: stores.counter.log: [state] → [actions, state]" } != nil)
+                let ignored = try #require(handler.first { $0.message.contains("needs a restart") })
+                #expect(ignored.message == "reload: stores: [counter, quiet] → [counter, quiet] (declarations changed) needs a restart; ignored until then")
             }
         }
 

@@ -159,7 +159,7 @@ public struct ServerConfiguration: Sendable {
         public var durable: Bool
         /// What the store logs about each action and each new state (configuration `"log": ["actions", "state"]`,
         /// see ``StatehouseCore/StoreLogging``), through the server's logger at level `info` with `store=<name>`.
-        /// Default `[]`: nothing.
+        /// Default `[]`: nothing. A reload (SIGHUP) applies a change to a store that was configured at start.
         public var log: StoreLogging
 
         public init(

@@ -81,7 +81,12 @@ final class TypedStore<R: ServableReducer>: Sendable {
             recovery: recovery, payloadless: payloadless, logging: logging, logger: logger)
         let operations = HostedStore.Operations(
             start: { await typed.start() },
-            stop: { done in typed.store.enqueueStop { _ in done() } },
+            control: { command in
+                switch command {
+                case .stop(let done): typed.store.enqueueStop { _ in done() }
+                case .setLogging(let logging): Task { await typed.store.setLogging(logging) }
+                }
+            },
             reset: { reply in
                 typed.store.enqueueReset(
                     completion: { reply(.success(typed.encode($0))) }, notWritten: { reply(.failure(.notWritten($0))) })

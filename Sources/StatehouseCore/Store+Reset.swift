@@ -47,13 +47,15 @@ extension Store {
             cancelRun(run)
         }
         closeAllThrottleWindows()
-        if state != initialState {
+        let changed = state != initialState
+        if changed {
             state = initialState
             version += 1
             journalChange(.reset(initialState))
             journaling?.openBatch?.record.endsWithReset = true
             publish(snapshot)
         }
+        if !logging.isEmpty { logReset(changed: changed) }
         if isStarted {
             start(reducer.bind(), parent: nil)
         }

@@ -63,6 +63,9 @@ public actor Store<R: Reducer> {
     var isStarted = false
     /// Set by a stop: every action after it is dropped.
     @exclusivity(unchecked) var isStopped = false
+    /// What the store logs about its actions and states (``StoreLogging``); read once per action (one byte, in the
+    /// padding after the flags above: an idle store pays nothing for it).
+    @exclusivity(unchecked) public internal(set) var logging: StoreLogging
     /// Actions reduced and dropped, readable from any thread (metrics).
     public nonisolated let actionCounts = ActionCounts()
     @exclusivity(unchecked) var resetEpoch: UInt64 = 0
@@ -86,7 +89,9 @@ public actor Store<R: Reducer> {
     ///     ``Effect/throttle(_:for:latest:)``) and every settle timeout is measured on. Tests pass a
     ///     manual clock to control time.
     ///   - logger: Receives one line per effect error that has no `catch:` handler, and per emitted
-    ///     event that is not an `R.Event`. `nil` writes the line to standard error.
+    ///     event that is not an `R.Event`, and the lines `logging` asks for. `nil` writes the line to standard error.
+    ///   - logging: What to log about each action and each new state (see ``StoreLogging``); default `[]`, nothing.
+    ///     ``setLogging(_:)`` changes it later.
     ///   - executor: Where the actor runs (drains, observers, completions): `nil` for Swift's concurrency pool.
     ///     Effects run on the pool either way.
     ///   - recovered: Where a recovered store starts: its state and version (the journal's newest). `state` stays
@@ -98,6 +103,7 @@ public actor Store<R: Reducer> {
         name: String = "store",
         clock: any Clock<Duration> = ContinuousClock(),
         logger: (@Sendable (String) -> Void)? = nil,
+        logging: StoreLogging = [],
         executor: (any StoreExecutor)? = nil,
         recovered: Snapshot<R.State>? = nil,
         journal: StoreJournal<R.Action, R.State>? = nil
@@ -112,6 +118,7 @@ public actor Store<R: Reducer> {
         self.name = name
         self.clock = StoreClock(clock)
         self.logger = logger
+        self.logging = logging
     }
 
     /// The executor of ``StoreHome``: the pool through a private actor, or the one given at init.

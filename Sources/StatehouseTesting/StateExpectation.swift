@@ -2,27 +2,23 @@ import Locking
 import StatehouseCore
 
 /// One wait of `Store.expect(_:_:timeout:fileID:filePath:line:column:)`: for the value `value` at `keyPath` of a
-/// store's state, until the store is idle with another value or a deadline passes.
+/// store's state, until a deadline passes.
 ///
 /// Lifecycle (an explicit state machine, see ``Phase``); the first transition out of `waiting` wins, later ones are
 /// ignored:
 /// ```
 /// waiting ──a snapshot has the value (the current one, or the store's observer)──▶ finished(.reached)
-///    ├─────the store is idle and its state has another value──────────────────────▶ finished(.idle)
 ///    └─────the deadline passes (real clock)─────────────────────────────────────────▶ finished(.timedOut)
 /// ```
-/// Nothing polls: snapshots come from the store's observer (``Store/observe(_:)``), idleness from
-/// ``Store/untilIdle()``, the deadline from one sleeping task.
+/// Nothing polls: snapshots come from the store's observer (``Store/observe(_:)``), the deadline from one sleeping
+/// task.
 ///
 /// ## Thread safety
-/// `Sendable`: the observer calls ``see(_:)`` on the store's actor, the idle watcher and the deadline from their
-/// tasks, the caller waits in ``outcome()``; everything sits behind one `Locked`, the waiter is resumed outside it.
+/// `Sendable`: the observer calls ``see(_:)`` on the store's actor, the deadline from its task, the caller waits in ``outcome()``; everything sits behind one `Locked`, the waiter is resumed outside it.
 final class StateExpectation<State: Sendable, Value: Equatable & Sendable>: Sendable {
     /// How the wait ended.
     enum Outcome: Sendable {
         case reached
-        /// The store was idle in this snapshot, whose state has another value.
-        case idle(Snapshot<State>)
         /// The deadline passed; the newest snapshot seen, if any.
         case timedOut(Snapshot<State>?)
     }
@@ -65,12 +61,6 @@ final class StateExpectation<State: Sendable, Value: Equatable & Sendable>: Send
             return reached ? Self.finish(&contents, .reached) : nil
         }
         waiter?.resume(returning: .reached)
-    }
-
-    /// The store was idle in `snapshot`: the wait ends, reached or not.
-    func storeIdle(in snapshot: Snapshot<State>) {
-        let outcome = snapshot.state[keyPath: keyPath] == value ? Outcome.reached : .idle(snapshot)
-        end(outcome)
     }
 
     /// The deadline passed: the wait ends, unless it already did.

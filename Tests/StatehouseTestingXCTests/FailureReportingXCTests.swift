@@ -62,11 +62,11 @@ final class FailureReportingXCTests: FailureCapturingTestCase {
         _ = await store.send(.increment)
         let line = #line + 2
         let failures = await capturingFailures {
-            await store.expect(\.count, 2)
+            await store.expect(\.count, 2, timeout: .milliseconds(50))
         }
         XCTAssertEqual(failures.map(\.line), [line])
         XCTAssertEqual(failures.first?.filePath, #filePath)
-        XCTAssertTrue(failures.first?.description.contains("to become 2, but the store is idle") == true)
+        XCTAssertTrue(failures.first?.description.contains("to become 2 within 0.05 seconds, but it is 1") == true)
     }
 
     func testAFailingTestStoreExpectReachesXCTestAtItsLine() async {
@@ -84,7 +84,7 @@ final class FailureReportingXCTests: FailureCapturingTestCase {
         let store = Store(reducer: Tally(), state: .init())
         let line = #line + 2
         let failures = await capturingFailures {
-            await Task.detached { await store.expect(\.count, 5) }.value
+            await Task.detached { await store.expect(\.count, 5, timeout: .milliseconds(50)) }.value
         }
         XCTAssertEqual(failures.map(\.line), [line])
     }

@@ -43,7 +43,9 @@ public actor Store<R: Reducer> {
     @exclusivity(unchecked) public internal(set) var state: R.State
 
     let reducer: R
-    let initialState: R.State
+    /// The state given at init (`state:`), which ``enqueueReset(completion:notWritten:)`` restores; for a recovered store
+    /// (`recovered:`) too, not the state it recovered.
+    public nonisolated let initialState: R.State
     let name: String
     let clock: StoreClock
     let logger: (@Sendable (String) -> Void)?

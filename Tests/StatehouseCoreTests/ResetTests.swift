@@ -52,6 +52,15 @@ import Testing
         #expect(seen.values == [1, 2])
     }
 
+    @Test func initialStateIsReadableAndStaysWhileTheStateChanges() async {
+        let store = Store(reducer: Tally(), state: .init(count: 5))
+        _ = await store.send(.increment)
+        #expect(store.initialState.count == 5)
+        #expect(await store.state.count == 6)
+        let recovered = Store(reducer: Tally(), state: .init(), recovered: Snapshot(version: 9, state: .init(count: 9)))
+        #expect(recovered.initialState.count == 0)
+    }
+
     @Test func resetIsFIFOWithActions() async {
         let store = Store(reducer: Tally(), state: .init())
         store.enqueue(.increment)

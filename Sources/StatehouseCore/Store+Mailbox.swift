@@ -114,6 +114,9 @@ extension Store {
             }
             releaseHolds(of: envelope)
             complete(envelope, stale ? nil : snapshot)
+        case .start:
+            start()
+            complete(envelope, snapshot)
         case .reset:
             performReset()
             complete(envelope, snapshot)

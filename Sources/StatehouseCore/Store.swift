@@ -21,6 +21,9 @@ import Foundation
 ///   produced by the cancelled runs is reduced, even one already in the mailbox.
 /// - **Settling.** ``sendAndSettle(_:timeout:)`` / ``enqueueAndSettle(_:timeout:completion:)``
 ///   report once an action and everything it started, transitively, have finished.
+/// - **Start.** By default the store starts itself: the start is the first envelope of its mailbox, so
+///   ``Reducer/bind()``'s effect is started before the first action is reduced (`startsAtInit: false` waits for
+///   ``start()``).
 /// - **Reset** (``enqueueReset(completion:)``) is FIFO with actions and exact like a cancel.
 /// - **Events** (``observeEvents(_:)``) are delivered in one stream with state notifications.
 /// - **Time** for timed effects and settle timeouts is the store's clock (`clock:` at init).
@@ -78,7 +81,8 @@ public actor Store<R: Reducer> {
     /// `journaling?.journal.gatesOutput`, read on every output.
     let gatesOutput: Bool
 
-    /// Creates a store. Nothing runs until actions arrive; ``Reducer/bind()`` runs at ``start()``.
+    /// Creates a store. With `startsAtInit` (the default) ``Reducer/bind()`` is started as the first envelope of the
+    /// mailbox, so its effect is started before the first action is reduced; otherwise at ``start()``.
     ///
     /// - Parameters:
     ///   - reducer: The logic.
@@ -94,6 +98,9 @@ public actor Store<R: Reducer> {
     ///   - recovered: Where a recovered store starts: its state and version (the journal's newest). `state` stays
     ///     the initial state a reset restores. `nil`: at `state`, version `0`.
     ///   - journal: Where each batch of changes is written (see ``StoreJournal``); `nil` for a store in memory.
+    ///   - startsAtInit: Whether the store starts itself (``start()``, FIFO before any action): `true`, the default,
+    ///     as OneWay's store does; `false` leaves the start to the owner, which first registers what must see bind's
+    ///     actions (a test store's tap, a hosted store's observers) and then calls ``start()``.
     public init(
         reducer: R,
         state: R.State,
@@ -102,7 +109,8 @@ public actor Store<R: Reducer> {
         logger: (@Sendable (String) -> Void)? = nil,
         executor: (any StoreExecutor)? = nil,
         recovered: Snapshot<R.State>? = nil,
-        journal: StoreJournal<R.Action, R.State>? = nil
+        journal: StoreJournal<R.Action, R.State>? = nil,
+        startsAtInit: Bool = true
     ) {
         home = executor.map { .bound($0) } ?? .pool(HomeActor())
         self.reducer = reducer
@@ -114,6 +122,9 @@ public actor Store<R: Reducer> {
         self.name = name
         self.clock = StoreClock(clock)
         self.logger = logger
+        if startsAtInit {
+            push(Envelope(payload: .start))
+        }
     }
 
     /// The executor of ``StoreHome``: the pool through a private actor, or the one given at init.
@@ -126,7 +137,9 @@ public actor Store<R: Reducer> {
         Snapshot(version: version, state: state)
     }
 
-    /// Starts the reducer's ``Reducer/bind()`` effect. Idempotent: only the first call does anything.
+    /// Starts the reducer's ``Reducer/bind()`` effect. Idempotent: only the first call does anything (a store made with
+    /// `startsAtInit: true` has started itself once its first envelope was handled, or starts now if that is still
+    /// queued; the queued start then does nothing).
     public func start() {
         guard !isStarted else { return }
         isStarted = true

@@ -83,7 +83,8 @@ import Testing
                     try? await Task.sleep(for: .seconds(3_600))
                 }
             }),
-            state: .init()
+            state: .init(),
+            startsAtInit: false
         )
         _ = await store.reset()
         #expect(binds.values.isEmpty)

@@ -44,7 +44,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
         self.warn = warn
         guard let persistence else {
             fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
-            store = Store(reducer: R(), state: state, name: name, logger: warn, executor: executor)
+            store = Store(reducer: R(), state: state, name: name, logger: warn, executor: executor, startsAtInit: false)
             return
         }
         var recovered = Snapshot(version: 0, state: state)
@@ -63,7 +63,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
         for (version, json) in versions.dropFirst() { fanout.stateChanged(version: version, json: json) }
         store = Store(
             reducer: R(), state: state, name: name, logger: warn, executor: executor,
-            recovered: recovered, journal: Self.journal(persistence))
+            recovered: recovered, journal: Self.journal(persistence), startsAtInit: false)
     }
 
     /// A new store of `R`, hosted.
@@ -93,6 +93,8 @@ final class TypedStore<R: ServableReducer>: Sendable {
             operations: operations)
     }
 
+    /// Registers the observers, then starts the store (made with `startsAtInit: false`: a store starts once hosted, see
+    /// `HTTPSession.host`, with its observers in place to see bind's first states).
     func start() async {
         // One observer per store: each new state is encoded once, kept in the history, and streamed.
         _ = await store.observe { [self] snapshot in

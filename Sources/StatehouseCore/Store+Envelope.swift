@@ -9,8 +9,8 @@ extension Store {
             case event(any Sendable)
             /// Start ``Reducer/bind()`` (see ``Store/start()``): the first envelope of a store made with `startsAtInit`.
             case start
-            /// Reset the store (see ``Store/enqueueReset(completion:)``).
-            case reset
+            /// Reset the store (see ``Store/enqueueReset(_:completion:notWritten:)``).
+            case reset(ResetMode)
             /// Stop the store for good (see ``Store/enqueueStop(completion:)``).
             case stop
         }

@@ -117,8 +117,8 @@ extension Store {
         case .start:
             start()
             complete(envelope, snapshot)
-        case .reset:
-            performReset()
+        case .reset(let mode):
+            performReset(mode)
             complete(envelope, snapshot)
         case .stop:
             performStop()

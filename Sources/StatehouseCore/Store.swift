@@ -24,7 +24,8 @@ import Foundation
 /// - **Start.** By default the store starts itself: the start is the first envelope of its mailbox, so
 ///   ``Reducer/bind()``'s effect is started before the first action is reduced (`startsAtInit: false` waits for
 ///   ``start()``).
-/// - **Reset** (``enqueueReset(completion:)``) is FIFO with actions and exact like a cancel.
+/// - **Reset** (``enqueueReset(_:completion:notWritten:)``) is FIFO with actions and exact like a cancel; it restores
+///   the initial state or keeps the state (``ResetMode``).
 /// - **Events** (``observeEvents(_:)``) are delivered in one stream with state notifications.
 /// - **Time** for timed effects and settle timeouts is the store's clock (`clock:` at init).
 ///
@@ -46,7 +47,7 @@ public actor Store<R: Reducer> {
     @exclusivity(unchecked) public internal(set) var state: R.State
 
     let reducer: R
-    /// The state given at init (`state:`), which ``enqueueReset(completion:notWritten:)`` restores; for a recovered store
+    /// The state given at init (`state:`), which ``ResetMode/restoringInitialState`` restores; for a recovered store
     /// (`recovered:`) too, not the state it recovered.
     public nonisolated let initialState: R.State
     let name: String
@@ -86,7 +87,7 @@ public actor Store<R: Reducer> {
     ///
     /// - Parameters:
     ///   - reducer: The logic.
-    ///   - state: The initial state (version `0`); ``enqueueReset(completion:)`` restores it.
+    ///   - state: The initial state (version `0`); ``ResetMode/restoringInitialState`` restores it.
     ///   - name: Names the store in log lines.
     ///   - clock: The clock every timed effect (``Effect/delayed(by:)``, ``Effect/debounce(_:for:)``,
     ///     ``Effect/throttle(_:for:latest:)``) and every settle timeout is measured on. Tests pass a

@@ -80,7 +80,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
             stop: { done in typed.store.enqueueStop { _ in done() } },
             reset: { reply in
                 typed.store.enqueueReset(
-                    completion: { reply(.success(typed.encode($0))) }, notWritten: { reply(.failure(.notWritten($0))) })
+                    .restoringInitialState, completion: { reply(.success(typed.encode($0))) }, notWritten: { reply(.failure(.notWritten($0))) })
             },
             prepare: { typed.prepare(actionJSON: $0) },
             decodeClientMessage: { typed.decodeClientMessage($0) },

@@ -16,7 +16,8 @@ import Foundation
 /// - **Versions.** ``version`` starts at `0` and grows by exactly `1` per reduce that leaves the
 ///   state different (`!=`) from before. A reduce that leaves an equal state changes nothing and
 ///   notifies nobody.
-/// - **Observers** (``observe(_:)``, ``states()``) see every distinct state in version order.
+/// - **Observers** (``observe(_:)``) see every distinct state in version order; a stream
+///   (``states(bufferingPolicy:)``) sees them as its buffering keeps them (by default the newest only).
 /// - **Cancellation is exact.** Once a ``Effect/cancel(_:)`` has been interpreted, no action
 ///   produced by the cancelled runs is reduced, even one already in the mailbox.
 /// - **Settling.** ``sendAndSettle(_:timeout:)`` / ``enqueueAndSettle(_:timeout:completion:)``

@@ -59,9 +59,9 @@ extension Store {
     ///
     /// The stream has its own observer; when the consumer stops iterating (the iterating task is
     /// cancelled, or the stream is dropped) the observer is removed. The stream finishes when the
-    /// store stops (``enqueueStop(completion:)``: a hosted store deleted, or the server shutting down),
-    /// after the snapshots buffered; a stream asked of a stopped store holds its final snapshot and is
-    /// finished already.
+    /// store stops (``enqueueStop(completion:)``: a hosted store deleted, or the server shutting down)
+    /// or is released (see "Lifetime" on ``Store``), after the snapshots buffered; a stream asked of a
+    /// stopped store holds its final snapshot and is finished already.
     ///
     /// - Parameter bufferingPolicy: What the stream keeps while its consumer does not read; default
     ///   `.bufferingNewest(1)`.
@@ -106,7 +106,7 @@ extension Store {
     }
 
     /// A stream that yields `first`, then `element(snapshot)` for each new snapshot where that is not `nil`, with an
-    /// observer removed when the consumer goes away and finished when the store stops.
+    /// observer removed when the consumer goes away and finished when the store stops or is released.
     private func stream<Element: Sendable>(
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
         first: Element,

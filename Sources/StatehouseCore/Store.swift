@@ -30,6 +30,18 @@ import Foundation
 /// - **Events** (``observeEvents(_:)``) are delivered in one stream with state notifications.
 /// - **Time** for timed effects and settle timeouts is the store's clock (`clock:` at init).
 ///
+/// ## Lifetime
+/// A store lives as long as someone holds it, as OneWay's does, not as long as its effects run: effect tasks, the
+/// ``Send`` handle they pass to ``Effect/sequence(_:catch:)``, throttle windows and settle timeouts hold it weakly,
+/// taking a strong reference only for a hop onto it or while an action they sent waits in the mailbox. A store whose
+/// owner lets go of it is released even while an effect waits (a clock sleep, a network call, a `bind()` loop), and
+/// its `deinit` cancels every effect task and timer, finishes every ``states(bufferingPolicy:)`` stream and completes
+/// pending settles as settled. Until then it is held by whoever waits on it (``send(_:)``, ``sendAndSettle(_:timeout:)``,
+/// ``untilIdle()``), by a scheduled or running drain of its mailbox (on the pool, or as a job of the executor it is
+/// bound to) and by a journal write in flight: a store being drained is alive until the drain ends. An effect that
+/// captures its own store keeps it alive; capture what it needs instead. A hosted store is stopped before it is
+/// released (``enqueueStop(completion:)``).
+///
 /// ## Thread safety
 /// An actor. State, version, observers and effect bookkeeping are isolated to it. ``enqueue(_:completion:)``
 /// and ``send(_:)`` are `nonisolated`: they append to a lock-protected (pthread mutex) mailbox and return
@@ -127,6 +139,26 @@ public actor Store<R: Reducer> {
         if startsAtInit {
             push(Envelope(payload: .start))
         }
+    }
+
+    /// The last reference is gone (see "Lifetime" above): effect tasks and timers are cancelled, streams finished, and
+    /// settle waits completed as settled (their effects count as finished, as at a reset), on the executor the store is
+    /// bound to or else right here. Nothing else is left to do: no mailbox can hold work (a scheduled drain or a journal
+    /// write holds the store), and no ``untilIdle()`` waiter can wait (it holds the store too). No effect task can
+    /// touch the store meanwhile: their weak references are already nil.
+    deinit {
+        for (_, observer) in observers { observer.storeStopped() }
+        guard let bookkeeping else { return }
+        for task in bookkeeping.tasks.values { task.cancel() }
+        for window in bookkeeping.throttles.values { window.timer.cancel() }
+        bookkeeping.timeoutWatcher?.task.cancel()
+        let waiting = bookkeeping.settleGroups.sorted { $0.key.rawValue < $1.key.rawValue }.map(\.value.request)
+        guard !waiting.isEmpty else { return }
+        let final = Snapshot(version: version, state: state)
+        let settleAll: @Sendable () -> Void = {
+            for request in waiting { request.completion(.success(final)) }
+        }
+        if case .bound(let executor) = home { executor.execute(settleAll) } else { settleAll() }
     }
 
     /// The executor of ``StoreHome``: the pool through a private actor, or the one given at init.

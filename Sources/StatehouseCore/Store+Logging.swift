@@ -34,9 +34,10 @@ extension Store {
 
     /// The ``StoreLogging`` lines for a reset that left the state `changed` or not. Called only when ``logging`` is
     /// not empty.
-    func logReset(changed: Bool) {
+    func logReset(_ mode: ResetMode, changed: Bool) {
         if logging.contains(.actions) {
-            log("store \(name): reset → version \(version)\(changed ? "" : " (state unchanged)")")
+            let kind = mode == .keepingState ? "reset keeping state" : "reset"
+            log("store \(name): \(kind) → version \(version)\(changed ? "" : " (state unchanged)")")
         }
         if changed { logState() }
     }

@@ -114,8 +114,11 @@ extension Store {
             }
             releaseHolds(of: envelope)
             complete(envelope, stale ? nil : snapshot)
-        case .reset:
-            performReset()
+        case .start:
+            start()
+            complete(envelope, snapshot)
+        case .reset(let mode):
+            performReset(mode)
             complete(envelope, snapshot)
         case .stop:
             performStop()

@@ -50,7 +50,8 @@ public final class TestStore<R: Reducer> {
     var cursor = 0
     private var isInstalled = false
 
-    /// Creates a store for the test; nothing runs until the first step.
+    /// Creates a store for the test; nothing runs until the first step. The store does not start itself
+    /// (`startsAtInit: false`): ``Reducer/bind()`` runs at the ``start()`` step.
     ///
     /// - Parameters:
     ///   - reducer: The logic under test.
@@ -65,7 +66,8 @@ public final class TestStore<R: Reducer> {
         timeout: Duration = .seconds(10)
     ) {
         FailureReporter.prepare()
-        self.store = Store(reducer: reducer, state: state, name: "test store", clock: clock)
+        // Not started at init: an exhaustive test asks for bind's actions with its `start()` step.
+        self.store = Store(reducer: reducer, state: state, name: "test store", clock: clock, startsAtInit: false)
         self.recorder = TestStoreRecorder(initial: Snapshot(version: 0, state: state))
         self.baseline = state
         self.timeout = timeout

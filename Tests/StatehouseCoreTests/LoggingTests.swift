@@ -88,12 +88,17 @@ import Testing
         let store = Store(reducer: Tally(), state: .init(), name: "tally", logger: { lines.append($0) })
         _ = await store.send(.increment)
         await store.setLogging(.all)
-        _ = await store.reset()
-        _ = await store.reset()  // already at the initial state: no new version
+        await store.reset(.restoringInitialState)
+        await store.reset(.restoringInitialState)  // already at the initial state: no new version
+        _ = await store.send(.increment)
+        await store.reset(.keepingState)
         #expect(lines.values == [
             "store tally: reset → version 2",
             "store tally: state at version 2: State(count: 0, last: 0, outOfOrder: 0, value: 0)",
             "store tally: reset → version 2 (state unchanged)",
+            "store tally: action increment → version 3",
+            "store tally: state at version 3: State(count: 1, last: 0, outOfOrder: 0, value: 0)",
+            "store tally: reset keeping state → version 3 (state unchanged)",
         ])
     }
 

@@ -61,6 +61,7 @@ import Testing
                 _ = await store.send(.increment)
             }
         }
+        await store.untilIdle()  // the store's own start has been handled; no send has run yet
         #expect(await store.isIdle)
         let waiter = Task { await store.expect(\.count, 100, timeout: .seconds(60)) }
         open.finish()

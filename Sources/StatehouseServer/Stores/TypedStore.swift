@@ -48,7 +48,9 @@ final class TypedStore<R: ServableReducer>: Sendable {
         self.warn = warn
         guard let persistence else {
             fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
-            store = Store(reducer: R(), state: state, name: name, logger: warn, logging: logging, executor: executor)
+            store = Store(
+                reducer: R(), state: state, name: name, logger: warn, logging: logging, executor: executor,
+                startsAtInit: false)
             return
         }
         var recovered = Snapshot(version: 0, state: state)
@@ -67,7 +69,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
         for (version, json) in versions.dropFirst() { fanout.stateChanged(version: version, json: json) }
         store = Store(
             reducer: R(), state: state, name: name, logger: warn, logging: logging, executor: executor,
-            recovered: recovered, journal: Self.journal(persistence))
+            recovered: recovered, journal: Self.journal(persistence), startsAtInit: false)
     }
 
     /// A new store of `R`, hosted.
@@ -89,7 +91,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
             },
             reset: { reply in
                 typed.store.enqueueReset(
-                    completion: { reply(.success(typed.encode($0))) }, notWritten: { reply(.failure(.notWritten($0))) })
+                    .restoringInitialState, completion: { reply(.success(typed.encode($0))) }, notWritten: { reply(.failure(.notWritten($0))) })
             },
             prepare: { typed.prepare(actionJSON: $0) },
             decodeClientMessage: { typed.decodeClientMessage($0) },
@@ -102,6 +104,8 @@ final class TypedStore<R: ServableReducer>: Sendable {
             operations: operations)
     }
 
+    /// Registers the observers, then starts the store (made with `startsAtInit: false`: a store starts once hosted, see
+    /// `HTTPSession.host`, with its observers in place to see bind's first states).
     func start() async {
         // One observer per store: each new state is encoded once, kept in the history, and streamed.
         _ = await store.observe { [self] snapshot in

@@ -107,6 +107,12 @@ let package = Package(
         .testTarget(
             name: "MigrationTests", dependencies: ["Locking", "StatehouseCore", "StatehouseTesting"],
             swiftSettings: strict),
+        // XCTest test cases on TestStore and Store.expect: their failures must reach XCTest (the rest use Swift Testing).
+        .testTarget(
+            name: "StatehouseTestingXCTests",
+            dependencies: ["Locking", "StatehouseTesting", "StatehouseCore"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "StatehouseTestClients"], swiftSettings: strict),

@@ -12,6 +12,9 @@ extension Effect {
     /// )
     /// ```
     ///
+    /// For an effect fed through an `AsyncStream` continuation (OneWay's `create`), see
+    /// ``create(bufferingPolicy:_:)``: a closure with a parameter picks that overload.
+    ///
     /// - Parameter make: Builds the effect to run; called at most once, on the store's actor or
     ///   in the effect's task.
     public static func create(_ make: @escaping @Sendable () -> Effect) -> Effect {

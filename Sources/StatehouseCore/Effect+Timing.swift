@@ -41,6 +41,12 @@ extension Effect {
     /// `id` as a cancellation id: ``cancel(_:)`` cancels the running one and discards a kept one
     /// (the window itself stays). A store reset forgets every window.
     ///
+    /// The rule is RxSwift's and Combine's (`throttle(latest: true)`), not OneWay's: OneWay times its
+    /// window from the leading run only, so an effect arriving right after a trailing run starts at
+    /// once as a new leading run. Here it is kept, and runs when the window the trailing run opened
+    /// ends. With a 100 s window: sent at 0 s and 50 s → runs at 0 s and 100 s; sent again at 100 s
+    /// and 110 s → the 110 s one runs at 200 s (OneWay: the 100 s one at 100 s).
+    ///
     /// - Parameters:
     ///   - id: The throttle (and cancellation) id.
     ///   - duration: The window length.

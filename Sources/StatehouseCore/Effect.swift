@@ -8,11 +8,14 @@
 /// | ``none`` | nothing |
 /// | ``just(_:)`` | enqueues the action directly (no task) |
 /// | ``single(_:catch:)`` / ``sequence(_:catch:)`` | runs the operation in a task the store owns |
+/// | `sequence(_:catch:)` with an `AsyncSequence` | reduces each element as an action, in a task the store owns |
 /// | `merge(_:)` | starts every child at once |
 /// | `concat(_:)` | runs children one after another, each to completion |
 /// | ``cancellable(_:cancelInFlight:)`` | runs the effect as a run that ``cancel(_:)`` can stop |
 /// | ``cancel(_:)`` | cancels every live run registered under the id |
 /// | ``create(_:)`` | builds the effect when the store reaches it, then runs it |
+/// | ``create(bufferingPolicy:_:)`` | calls `build` with a stream continuation when the store starts it; reduces what it yields |
+/// | ``fetch(_:then:_:)`` | sets a ``DataFetchingState`` field to `.loading`, then delivers the outcome as an action |
 /// | ``emit(_:)`` | delivers an out-of-band event to ``Store/observeEvents(_:)`` |
 /// | ``delayed(by:)`` | waits on the store's clock, then runs the effect |
 /// | ``debounce(_:for:)`` | delayed, and a newer debounce with the same id replaces it |

@@ -5,6 +5,10 @@
 /// action has been reduced, or dropped because the run was cancelled (``Effect/cancel(_:)``).
 /// If the calling task is already cancelled, it returns at once and enqueues nothing.
 ///
+/// It holds its store weakly (see "Lifetime" on ``Store``): a `sequence` waiting for its next value
+/// does not keep a released store alive; the store's release cancels the effect, and a send after it
+/// returns at once.
+///
 /// ```swift
 /// .sequence { send in
 ///     for await reading in sensor.readings { await send(.reading(reading)) }

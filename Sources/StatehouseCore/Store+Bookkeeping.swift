@@ -9,8 +9,11 @@ extension Store {
     /// a queued envelope may still name an old run).
     ///
     /// ## Thread safety
-    /// Not `Sendable`: owned by the store's actor and used only on it.
-    final class Bookkeeping {
+    /// Owned by the store's actor and used only on it, and by the store's `deinit`, which then holds the only
+    /// reference. `@unchecked Sendable` only so that `deinit` (nonisolated) may read it; an `isolated deinit` would not
+    /// need it, but makes Swift 6.3's cross-module optimization of the server loop forever on the deinit's isolation
+    /// ("circular reference" in the release build).
+    final class Bookkeeping: @unchecked Sendable {
         var runs: [RunID: RunRecord] = [:]
         var runsByEffectID: [EffectID: Set<RunID>] = [:]
         var tasks: [RunID: Task<Void, Never>] = [:]

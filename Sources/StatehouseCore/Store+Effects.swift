@@ -5,7 +5,7 @@
 /// admission of `.throttle` are handled here, so a top-level cancel (or cancel-in-flight) takes
 /// effect, and a top-level event is delivered, during the reduce that returned it. Work that must
 /// wait (`.single`, `.sequence`, `.concat`, `.delay`) becomes a task owned by the store, running
-/// the asynchronous half (`perform(_:in:)`, in `Store+Interpreter.swift`) under its own run.
+/// the asynchronous half (`Interpreter.perform(_:in:)`, in `Store+Interpreter.swift`) under its own run.
 extension Store {
     /// Interprets `effect` synchronously under `parent` (`nil` = a new top-level run where needed).
     func start(_ effect: Effect<R.Action>, parent: RunID?) {
@@ -81,20 +81,21 @@ extension Store {
     /// task hold when done. A cancelled sleep skips the effect.
     ///
     /// `nonisolated` so the task body is not isolated to the actor: effect work runs on the global
-    /// concurrent executor and only hops to the actor for bookkeeping.
+    /// concurrent executor and only hops to the actor for bookkeeping. The task holds the store
+    /// weakly (through an ``Interpreter``), so it does not keep a released store alive.
     nonisolated func launch(
         _ effect: Effect<R.Action>,
         in run: RunID,
         after deadline: Duration? = nil
     ) -> Task<Void, Never> {
-        let clock = clock
+        let interpreter = Interpreter(store: self, clock: clock)
         return Task {
-            if let deadline, (try? await clock.sleepUntil(deadline)) == nil {
-                await self.taskEnded(run)
+            if let deadline, (try? await interpreter.clock.sleepUntil(deadline)) == nil {
+                await interpreter.store?.taskEnded(run)
                 return
             }
-            await self.perform(effect, in: run)
-            await self.taskEnded(run)
+            await interpreter.perform(effect, in: run)
+            await interpreter.store?.taskEnded(run)
         }
     }
 

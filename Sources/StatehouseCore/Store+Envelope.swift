@@ -7,8 +7,10 @@ extension Store {
             case action(R.Action)
             /// Deliver an event emitted by a running effect (see ``Effect/emit(_:)``).
             case event(any Sendable)
-            /// Reset the store (see ``Store/enqueueReset(completion:)``).
-            case reset
+            /// Start ``Reducer/bind()`` (see ``Store/start()``): the first envelope of a store made with `startsAtInit`.
+            case start
+            /// Reset the store (see ``Store/enqueueReset(_:completion:notWritten:)``).
+            case reset(ResetMode)
             /// Stop the store for good (see ``Store/enqueueStop(completion:)``).
             case stop
         }

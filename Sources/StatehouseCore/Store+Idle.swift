@@ -4,7 +4,8 @@ extension Store {
     ///
     /// Effects waiting on the clock (``Effect/delayed(by:)``, ``Effect/debounce(_:for:)``) are
     /// tasks, so the store is not idle while they wait. An open throttle window without a trailing
-    /// effect does not count.
+    /// effect does not count. A store that starts itself (`startsAtInit`) is not idle until its start, the
+    /// first envelope of its mailbox, has been handled.
     public var isIdle: Bool {
         tasks.isEmpty && !hasTrailingThrottle && mailbox.isEmpty && journaling?.writing.isEmpty != false
     }

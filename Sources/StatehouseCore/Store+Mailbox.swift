@@ -116,8 +116,11 @@ extension Store {
             }
             releaseHolds(of: envelope)
             complete(envelope, stale ? nil : snapshot)
-        case .reset:
-            performReset()
+        case .start:
+            start()
+            complete(envelope, snapshot)
+        case .reset(let mode):
+            performReset(mode)
             complete(envelope, snapshot)
         case .stop:
             performStop()
@@ -132,6 +135,7 @@ extension Store {
         if isStale(envelope) || isStopped {
             actionCounts.countDropped()
             report(action, envelope, dropped: true)
+            if !logging.isEmpty { logAction(action, envelope, dropped: true, changed: false) }
             releaseHolds(of: envelope)
             complete(envelope, nil)
             return
@@ -144,13 +148,15 @@ extension Store {
         let reduceStart = MonotonicClock.nowNs()
         let effect = reducer.reduce(state: &state, action: action)
         actionCounts.countReduced(nanoseconds: MonotonicClock.nowNs() &- reduceStart)
-        if state != previous {
+        let changed = state != previous
+        if changed {
             version += 1
             if journaling != nil { journalChange(.action(action, fromEffect: envelope.fromEffect)) }
             publish(snapshot)
         }
         if let note = envelope.note { journalNote(note) }
         report(action, envelope, dropped: false)
+        if !logging.isEmpty { logAction(action, envelope, dropped: false, changed: changed) }
         currentGroup = ownGroup ?? envelope.group ?? envelope.origin.flatMap { runs[$0]?.group }
         start(effect, parent: nil)
         currentGroup = nil

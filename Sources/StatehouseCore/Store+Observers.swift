@@ -1,7 +1,9 @@
+import Locking
+
 extension Store {
     /// A registered state observer: a plain callback (``observe(_:)``), or a stream's callback that
     /// returns `false` when it wants to be removed, with what finishes the stream when the store stops
-    /// (``states()``). Two cases rather than one wrapping closure, so a plain observer costs no extra closure context.
+    /// (``states(bufferingPolicy:)``, ``states(_:bufferingPolicy:)``). Two cases rather than one wrapping closure, so a plain observer costs no extra closure context.
     enum Observer: Sendable {
         case callback(@Sendable (Snapshot<R.State>) -> Void)
         case untilFalse(@Sendable (Snapshot<R.State>) -> Bool, finish: @Sendable () -> Void)
@@ -46,30 +48,80 @@ extension Store {
     }
 
     /// A stream of this store's snapshots for one consumer: first the current snapshot, then every
-    /// distinct state in version order.
+    /// distinct state in version order, as far as `bufferingPolicy` keeps them.
     ///
-    /// Buffering is `.bufferingNewest(1)`: a consumer that falls behind skips intermediate states
-    /// but always receives the newest one, so it ends on the latest state; a consumer that never
-    /// reads holds at most one snapshot. The stream has its own observer; when the consumer stops
-    /// iterating (the iterating task is cancelled, or the stream is dropped) the observer is removed.
-    /// The stream finishes when the store stops (``enqueueStop(completion:)``: a hosted store deleted, or the
-    /// server shutting down), after the newest snapshot; a stream asked of a stopped store holds its final
-    /// snapshot and is finished already.
+    /// **The default keeps only the newest snapshot** (`.bufferingNewest(1)`): a consumer that falls
+    /// behind skips intermediate states but always receives the newest one, so it ends on the latest
+    /// state, and a consumer that never reads holds at most one snapshot. That is what a server wants:
+    /// it must not buffer without bound for a consumer that does not read. Pass `.unbounded` to get
+    /// every state (each one the consumer has not read yet is kept until it does), or
+    /// `.bufferingNewest(n)` / `.bufferingOldest(n)` for a bounded buffer of `n` snapshots.
     ///
+    /// The stream has its own observer; when the consumer stops iterating (the iterating task is
+    /// cancelled, or the stream is dropped) the observer is removed. The stream finishes when the
+    /// store stops (``enqueueStop(completion:)``: a hosted store deleted, or the server shutting down)
+    /// or is released (see "Lifetime" on ``Store``), after the snapshots buffered; a stream asked of a
+    /// stopped store holds its final snapshot and is finished already.
+    ///
+    /// - Parameter bufferingPolicy: What the stream keeps while its consumer does not read; default
+    ///   `.bufferingNewest(1)`.
     /// - Returns: A new stream; each call makes an independent one.
-    public func states() -> AsyncStream<Snapshot<R.State>> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: Snapshot<R.State>.self,
-            bufferingPolicy: .bufferingNewest(1)
-        )
-        continuation.yield(snapshot)
+    public func states(
+        bufferingPolicy: AsyncStream<Snapshot<R.State>>.Continuation.BufferingPolicy = .bufferingNewest(1)
+    ) -> AsyncStream<Snapshot<R.State>> {
+        stream(bufferingPolicy: bufferingPolicy, first: snapshot) { $0 }
+    }
+
+    /// A stream of one property of the state for one consumer: first its current value, then each
+    /// value that differs (`!=`) from the one yielded before it. Changes of other properties yield
+    /// nothing (per-property deduplication, which OneWay leaves to `removeDuplicates()`).
+    ///
+    /// ```swift
+    /// for await count in await store.states(\.count) { label.text = "\(count)" }
+    /// ```
+    ///
+    /// Buffering, removal of the observer when the consumer goes away, and the end of the stream are
+    /// as for ``states(bufferingPolicy:)``; the default again keeps only the newest value.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The property.
+    ///   - bufferingPolicy: What the stream keeps while its consumer does not read; default
+    ///     `.bufferingNewest(1)`; `.unbounded` keeps every value not read yet.
+    /// - Returns: A new stream; each call makes an independent one.
+    public func states<Value: Equatable & Sendable>(
+        _ keyPath: any KeyPath<R.State, Value> & Sendable,
+        bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1)
+    ) -> AsyncStream<Value> {
+        let first = state[keyPath: keyPath]
+        // Read and written only by the observer, which runs on the actor; the lock makes the closure Sendable.
+        let last = Locked(first)
+        return stream(bufferingPolicy: bufferingPolicy, first: first) { snapshot in
+            let value = snapshot.state[keyPath: keyPath]
+            return last.withLock { last in
+                guard value != last else { return nil }
+                last = value
+                return value
+            }
+        }
+    }
+
+    /// A stream that yields `first`, then `element(snapshot)` for each new snapshot where that is not `nil`, with an
+    /// observer removed when the consumer goes away and finished when the store stops or is released.
+    private func stream<Element: Sendable>(
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        first: Element,
+        element: @escaping @Sendable (Snapshot<R.State>) -> Element?
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
+        continuation.yield(first)
         guard !isStopped else {
             continuation.finish()
             return stream
         }
         let token = addObserver(
             .untilFalse({ snapshot in
-                if case .terminated = continuation.yield(snapshot) { return false }
+                guard let next = element(snapshot) else { return true }
+                if case .terminated = continuation.yield(next) { return false }
                 return true
             }, finish: { continuation.finish() }))
         continuation.onTermination = { [weak self] _ in
@@ -79,7 +131,8 @@ extension Store {
         return stream
     }
 
-    /// The number of registered observers, including those behind ``states()`` streams.
+    /// The number of registered observers, including those behind ``states(bufferingPolicy:)`` and
+    /// ``states(_:bufferingPolicy:)`` streams.
     package var observerCount: Int {
         observers.count
     }

@@ -2,18 +2,34 @@ extension Store {
     /// Enqueues a reset, FIFO with actions: every action enqueued before it is reduced first.
     ///
     /// When its turn comes, the store cancels every effect (no action or event produced by them
-    /// is handled afterwards, even one already queued), closes every throttle window, restores the
-    /// initial state given to ``init(reducer:state:name:clock:logger:)``, bumps the version and
-    /// notifies observers only if that changed the state, and starts ``Reducer/bind()`` again if
-    /// the store was started. Settle waits whose effects were cancelled complete as settled.
+    /// is handled afterwards, even one already queued), closes every throttle window, and starts
+    /// ``Reducer/bind()`` again if the store was started. Settle waits whose effects were cancelled
+    /// complete as settled. With ``ResetMode/restoringInitialState`` it also restores ``initialState``,
+    /// bumping the version and notifying observers only if that changed the state (journaled stores write
+    /// the change); with ``ResetMode/keepingState`` the state and version stay as they are, and nothing is
+    /// written or notified.
     ///
-    /// - Parameter completion: Runs on the actor right after the reset with the snapshot then.
-    /// - Parameter notWritten: Journaled stores: called instead of `completion` when the reset's batch could not be
-    ///   written (the reset is then undone).
+    /// - Parameters:
+    ///   - mode: Whether the state goes back to ``initialState`` or stays.
+    ///   - completion: Runs on the actor right after the reset with the snapshot then.
+    ///   - notWritten: Journaled stores: called instead of `completion` when the reset's batch could not be written
+    ///     (the reset is then undone).
+    public nonisolated func enqueueReset(
+        _ mode: ResetMode,
+        completion: (@Sendable (Snapshot<R.State>) -> Void)? = nil, notWritten: (@Sendable (any Error) -> Void)? = nil
+    ) {
+        pushControl(.reset(mode), completion: completion, notWritten: notWritten)
+    }
+
+    /// No longer available: choose the mode.
+    @available(
+        *, unavailable,
+        message: "OneWay's reset() kept the state; choose: enqueueReset(.keepingState) does that, enqueueReset(.restoringInitialState) also restores the initial state"
+    )
     public nonisolated func enqueueReset(
         completion: (@Sendable (Snapshot<R.State>) -> Void)? = nil, notWritten: (@Sendable (any Error) -> Void)? = nil
     ) {
-        pushControl(.reset, completion: completion, notWritten: notWritten)
+        fatalError("unavailable")
     }
 
     /// Queues a reset or stop with a completion that gets the snapshot after it.
@@ -30,30 +46,44 @@ extension Store {
         push(Envelope(payload: payload, completion: done, journal: .make(note: nil, notWritten: notWritten)))
     }
 
-    /// Resets the store (see ``enqueueReset(completion:)``) and waits for it.
+    /// Resets the store (see ``enqueueReset(_:completion:notWritten:)``) and waits for it.
     ///
+    /// - Parameter mode: Whether the state goes back to ``initialState`` or stays.
     /// - Returns: The snapshot right after the reset.
-    public nonisolated func reset() async -> Snapshot<R.State> {
+    @discardableResult
+    public nonisolated func reset(_ mode: ResetMode) async -> Snapshot<R.State> {
         await withCheckedContinuation { continuation in
-            enqueueReset { continuation.resume(returning: $0) }
+            enqueueReset(mode) { continuation.resume(returning: $0) }
         }
     }
 
+    /// No longer available: choose the mode.
+    @available(
+        *, unavailable,
+        message: "OneWay's reset() kept the state; choose: reset(.keepingState) does that, reset(.restoringInitialState) also restores the initial state"
+    )
+    @discardableResult
+    public nonisolated func reset() async -> Snapshot<R.State> {
+        fatalError("unavailable")
+    }
+
     /// The reset itself, on the actor inside the drain.
-    func performReset() {
+    func performReset(_ mode: ResetMode) {
         resetEpoch += 1
         let topLevel = runs.compactMap { $0.value.parent == nil ? $0.key : nil }
         for run in topLevel {
             cancelRun(run)
         }
         closeAllThrottleWindows()
-        if state != initialState {
+        let changed = mode == .restoringInitialState && state != initialState
+        if changed {
             state = initialState
             version += 1
             journalChange(.reset(initialState))
             journaling?.openBatch?.record.endsWithReset = true
             publish(snapshot)
         }
+        if !logging.isEmpty { logReset(mode, changed: changed) }
         if isStarted {
             start(reducer.bind(), parent: nil)
         }

@@ -9,7 +9,9 @@ extension Store {
     ///     reduced; the deadline only ends the wait.
     ///   - completion: Runs once, on the store's actor: `.success(snapshot)` when settled (the
     ///     snapshot at that moment), or `.failure(SettleTimeout)` carrying the snapshot at the
-    ///     deadline. After a timeout the effects keep running. Keep it cheap.
+    ///     deadline. After a timeout the effects keep running. Keep it cheap. If the store is released
+    ///     first (see "Lifetime" on ``Store``), it gets `.success` with the final snapshot, on the
+    ///     executor the store is bound to, or else on the thread that released it.
     ///   - note: Journaled stores: travels with the action into its ``JournalRecord``.
     ///   - notWritten: Journaled stores: called instead of `completion` when the action's batch could not be written.
     public nonisolated func enqueueAndSettle(

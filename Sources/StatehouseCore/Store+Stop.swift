@@ -7,7 +7,7 @@ extension Store {
     ///
     /// State and event observers are released at the stop (never called again), so whatever they capture — often the
     /// object that owns the store — is freed with it instead of being kept alive through a reference cycle; every
-    /// ``states()`` stream finishes.
+    /// ``states(bufferingPolicy:)`` and ``states(_:bufferingPolicy:)`` stream finishes.
     ///
     /// - Parameter completion: Runs on the actor right after the stop with the final snapshot.
     public nonisolated func enqueueStop(completion: (@Sendable (Snapshot<R.State>) -> Void)? = nil) {

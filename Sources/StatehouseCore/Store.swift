@@ -16,14 +16,31 @@ import Foundation
 /// - **Versions.** ``version`` starts at `0` and grows by exactly `1` per reduce that leaves the
 ///   state different (`!=`) from before. A reduce that leaves an equal state changes nothing and
 ///   notifies nobody.
-/// - **Observers** (``observe(_:)``, ``states()``) see every distinct state in version order.
+/// - **Observers** (``observe(_:)``) see every distinct state in version order; a stream
+///   (``states(bufferingPolicy:)``) sees them as its buffering keeps them (by default the newest only).
 /// - **Cancellation is exact.** Once a ``Effect/cancel(_:)`` has been interpreted, no action
 ///   produced by the cancelled runs is reduced, even one already in the mailbox.
 /// - **Settling.** ``sendAndSettle(_:timeout:)`` / ``enqueueAndSettle(_:timeout:completion:)``
 ///   report once an action and everything it started, transitively, have finished.
-/// - **Reset** (``enqueueReset(completion:)``) is FIFO with actions and exact like a cancel.
+/// - **Start.** By default the store starts itself: the start is the first envelope of its mailbox, so
+///   ``Reducer/bind()``'s effect is started before the first action is reduced (`startsAtInit: false` waits for
+///   ``start()``).
+/// - **Reset** (``enqueueReset(_:completion:notWritten:)``) is FIFO with actions and exact like a cancel; it restores
+///   the initial state or keeps the state (``ResetMode``).
 /// - **Events** (``observeEvents(_:)``) are delivered in one stream with state notifications.
 /// - **Time** for timed effects and settle timeouts is the store's clock (`clock:` at init).
+///
+/// ## Lifetime
+/// A store lives as long as someone holds it, as OneWay's does, not as long as its effects run: effect tasks, the
+/// ``Send`` handle they pass to ``Effect/sequence(_:catch:)``, throttle windows and settle timeouts hold it weakly,
+/// taking a strong reference only for a hop onto it or while an action they sent waits in the mailbox. A store whose
+/// owner lets go of it is released even while an effect waits (a clock sleep, a network call, a `bind()` loop), and
+/// its `deinit` cancels every effect task and timer, finishes every ``states(bufferingPolicy:)`` stream and completes
+/// pending settles as settled. Until then it is held by whoever waits on it (``send(_:)``, ``sendAndSettle(_:timeout:)``,
+/// ``untilIdle()``), by a scheduled or running drain of its mailbox (on the pool, or as a job of the executor it is
+/// bound to) and by a journal write in flight: a store being drained is alive until the drain ends. An effect that
+/// captures its own store keeps it alive; capture what it needs instead. A hosted store is stopped before it is
+/// released (``enqueueStop(completion:)``).
 ///
 /// ## Thread safety
 /// An actor. State, version, observers and effect bookkeeping are isolated to it. ``enqueue(_:completion:)``
@@ -43,7 +60,9 @@ public actor Store<R: Reducer> {
     @exclusivity(unchecked) public internal(set) var state: R.State
 
     let reducer: R
-    let initialState: R.State
+    /// The state given at init (`state:`), which ``ResetMode/restoringInitialState`` restores; for a recovered store
+    /// (`recovered:`) too, not the state it recovered.
+    public nonisolated let initialState: R.State
     let name: String
     let clock: StoreClock
     let logger: (@Sendable (String) -> Void)?
@@ -63,6 +82,9 @@ public actor Store<R: Reducer> {
     var isStarted = false
     /// Set by a stop: every action after it is dropped.
     @exclusivity(unchecked) var isStopped = false
+    /// What the store logs about its actions and states (``StoreLogging``); read once per action (one byte, in the
+    /// padding after the flags above: an idle store pays nothing for it).
+    @exclusivity(unchecked) public internal(set) var logging: StoreLogging
     /// Actions reduced and dropped, readable from any thread (metrics).
     public nonisolated let actionCounts = ActionCounts()
     @exclusivity(unchecked) var resetEpoch: UInt64 = 0
@@ -76,31 +98,39 @@ public actor Store<R: Reducer> {
     /// `journaling?.journal.gatesOutput`, read on every output.
     let gatesOutput: Bool
 
-    /// Creates a store. Nothing runs until actions arrive; ``Reducer/bind()`` runs at ``start()``.
+    /// Creates a store. With `startsAtInit` (the default) ``Reducer/bind()`` is started as the first envelope of the
+    /// mailbox, so its effect is started before the first action is reduced; otherwise at ``start()``.
     ///
     /// - Parameters:
     ///   - reducer: The logic.
-    ///   - state: The initial state (version `0`); ``enqueueReset(completion:)`` restores it.
+    ///   - state: The initial state (version `0`); ``ResetMode/restoringInitialState`` restores it.
     ///   - name: Names the store in log lines.
     ///   - clock: The clock every timed effect (``Effect/delayed(by:)``, ``Effect/debounce(_:for:)``,
     ///     ``Effect/throttle(_:for:latest:)``) and every settle timeout is measured on. Tests pass a
     ///     manual clock to control time.
     ///   - logger: Receives one line per effect error that has no `catch:` handler, and per emitted
-    ///     event that is not an `R.Event`. `nil` writes the line to standard error.
+    ///     event that is not an `R.Event`, and the lines `logging` asks for. `nil` writes the line to standard error.
+    ///   - logging: What to log about each action and each new state (see ``StoreLogging``); default `[]`, nothing.
+    ///     ``setLogging(_:)`` changes it later.
     ///   - executor: Where the actor runs (drains, observers, completions): `nil` for Swift's concurrency pool.
     ///     Effects run on the pool either way.
     ///   - recovered: Where a recovered store starts: its state and version (the journal's newest). `state` stays
     ///     the initial state a reset restores. `nil`: at `state`, version `0`.
     ///   - journal: Where each batch of changes is written (see ``StoreJournal``); `nil` for a store in memory.
+    ///   - startsAtInit: Whether the store starts itself (``start()``, FIFO before any action): `true`, the default,
+    ///     as OneWay's store does; `false` leaves the start to the owner, which first registers what must see bind's
+    ///     actions (a test store's tap, a hosted store's observers) and then calls ``start()``.
     public init(
         reducer: R,
         state: R.State,
         name: String = "store",
         clock: any Clock<Duration> = ContinuousClock(),
         logger: (@Sendable (String) -> Void)? = nil,
+        logging: StoreLogging = [],
         executor: (any StoreExecutor)? = nil,
         recovered: Snapshot<R.State>? = nil,
-        journal: StoreJournal<R.Action, R.State>? = nil
+        journal: StoreJournal<R.Action, R.State>? = nil,
+        startsAtInit: Bool = true
     ) {
         home = executor.map { .bound($0) } ?? .pool(HomeActor())
         self.reducer = reducer
@@ -112,6 +142,30 @@ public actor Store<R: Reducer> {
         self.name = name
         self.clock = StoreClock(clock)
         self.logger = logger
+        self.logging = logging
+        if startsAtInit {
+            push(Envelope(payload: .start))
+        }
+    }
+
+    /// The last reference is gone (see "Lifetime" above): effect tasks and timers are cancelled, streams finished, and
+    /// settle waits completed as settled (their effects count as finished, as at a reset), on the executor the store is
+    /// bound to or else right here. Nothing else is left to do: no mailbox can hold work (a scheduled drain or a journal
+    /// write holds the store), and no ``untilIdle()`` waiter can wait (it holds the store too). No effect task can
+    /// touch the store meanwhile: their weak references are already nil.
+    deinit {
+        for (_, observer) in observers { observer.storeStopped() }
+        guard let bookkeeping else { return }
+        for task in bookkeeping.tasks.values { task.cancel() }
+        for window in bookkeeping.throttles.values { window.timer.cancel() }
+        bookkeeping.timeoutWatcher?.task.cancel()
+        let waiting = bookkeeping.settleGroups.sorted { $0.key.rawValue < $1.key.rawValue }.map(\.value.request)
+        guard !waiting.isEmpty else { return }
+        let final = Snapshot(version: version, state: state)
+        let settleAll: @Sendable () -> Void = {
+            for request in waiting { request.completion(.success(final)) }
+        }
+        if case .bound(let executor) = home { executor.execute(settleAll) } else { settleAll() }
     }
 
     /// The executor of ``StoreHome``: the pool through a private actor, or the one given at init.
@@ -124,7 +178,9 @@ public actor Store<R: Reducer> {
         Snapshot(version: version, state: state)
     }
 
-    /// Starts the reducer's ``Reducer/bind()`` effect. Idempotent: only the first call does anything.
+    /// Starts the reducer's ``Reducer/bind()`` effect. Idempotent: only the first call does anything (a store made with
+    /// `startsAtInit: true` has started itself once its first envelope was handled, or starts now if that is still
+    /// queued; the queued start then does nothing).
     public func start() {
         guard !isStarted else { return }
         isStarted = true

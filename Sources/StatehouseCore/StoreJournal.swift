@@ -39,7 +39,8 @@ public struct JournalRecord<Action: Sendable, State: Sendable>: Sendable {
         public enum Cause: Sendable {
             /// An action; `fromEffect` when an effect sent it.
             case action(Action, fromEffect: Bool)
-            /// A reset restored `state`, the initial state.
+            /// A reset restored `state`, the initial state (``ResetMode/restoringInitialState``; a reset that keeps the
+            /// state writes no change).
             case reset(State)
         }
 

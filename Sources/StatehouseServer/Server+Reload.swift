@@ -1,4 +1,5 @@
 import Foundation
+import StatehouseCore
 
 /// SIGHUP: the configuration file read again, and what can change safely while the server runs applied.
 ///
@@ -8,10 +9,13 @@ import Foundation
 /// - `limits` (`maxBodyBytes`, `maxHeaderBytes`, `maxHeaderFields`, `maxMessageBytes`: connections opened after
 ///   the reload; `maxStores`: the next `PUT`), `timeouts` and `streams` (`writeHighWaterBytes`, `maxLagSeconds`,
 ///   `sseHeartbeatMs`): connections opened after the reload;
-/// - `log.level` (removing it goes back to `STATEHOUSE_LOG`'s level): at once, on every thread.
+/// - `log.level` (removing it goes back to `STATEHOUSE_LOG`'s level): at once, on every thread;
+/// - a configured store's `log` (`stores[i].log`, matched by name): on the store's actor soon after, from the next
+///   action it takes then (a store deleted since is left alone).
 ///
 /// Reported as needing a restart, and otherwise ignored: `listen` (host, port, event loops, store executor: the
-/// sockets and threads exist), `stores` and `storage` (the stores are built and recovered at start),
+/// sockets and threads exist), `stores` other than their `log` (stores added, removed, or with another reducer,
+/// state or durability) and `storage` (the stores are built and recovered at start),
 /// `limits.maxConnections` (admission is sized against the file descriptor limit at start) and `streams.historySize`
 /// (each store's history is sized when it is made).
 ///
@@ -39,6 +43,10 @@ extension Server {
             let kept = Self.applicable(next, running: current)
             let changes = Self.differences(from: current, to: kept, defaultLogLevel: defaultLogLevel)
             let ignored = Self.differences(from: kept, to: next, defaultLogLevel: defaultLogLevel)
+            let runningLogs = Self.logs(of: current.stores)
+            for declaration in kept.stores where runningLogs[declaration.name] != declaration.log {
+                stores[declaration.name]?.setLogging(declaration.log)
+            }
             current = kept
             let policy = RuntimePolicy(kept)
             for context in contexts {
@@ -61,11 +69,21 @@ extension Server {
         kept.port = running.port
         kept.eventLoops = running.eventLoops
         kept.storeExecutor = running.storeExecutor
-        kept.stores = running.stores
+        let logs = Self.logs(of: next.stores)
+        kept.stores = running.stores.map { declaration in
+            var declaration = declaration
+            declaration.log = logs[declaration.name] ?? declaration.log
+            return declaration
+        }
         kept.storage = running.storage
         kept.limits.maxConnections = running.limits.maxConnections
         kept.streams.historySize = running.streams.historySize
         return kept
+    }
+
+    /// Each declared store's `log`, by name (names are unique: the loader checks).
+    static func logs(of stores: [ServerConfiguration.StoreDeclaration]) -> [String: StoreLogging] {
+        Dictionary(stores.map { ($0.name, $0.log) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The changes from `old` to `new`, one line each (`auth: 2 tokens → 3 tokens`, `listen.port: 8080 → 9090`), no
@@ -117,7 +135,16 @@ extension Server {
         compare("listen.port", old.port, new.port)
         compare("listen.eventLoops", old.eventLoops, new.eventLoops)
         compare("listen.storeExecutor", old.storeExecutor.rawValue, new.storeExecutor.rawValue)
-        if old.stores != new.stores {
+        let oldLogs = logs(of: old.stores)
+        for store in new.stores {
+            if let was = oldLogs[store.name], was != store.log {
+                lines.append("stores.\(store.name).log: [\(was.names.joined(separator: ", "))] → [\(store.log.names.joined(separator: ", "))]")
+            }
+        }
+        func withoutLogs(_ stores: [ServerConfiguration.StoreDeclaration]) -> [ServerConfiguration.StoreDeclaration] {
+            stores.map { var declaration = $0; declaration.log = []; return declaration }
+        }
+        if withoutLogs(old.stores) != withoutLogs(new.stores) {
             func names(_ stores: [ServerConfiguration.StoreDeclaration]) -> String {
                 "[\(stores.map(\.name).joined(separator: ", "))]"
             }

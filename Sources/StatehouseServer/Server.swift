@@ -27,7 +27,9 @@ public final class Server: @unchecked Sendable {
     let applied: Locked<ServerConfiguration>
     /// The log level when the configuration gives none (`log.level`): the logger's at init (`STATEHOUSE_LOG`).
     let defaultLogLevel: Logger.Level
-    private let stores: [String: HostedStore]
+    /// The stores built at start (configured, and recovered ones made with `PUT`), by name; a reload applies a
+    /// configured store's `log` to the one here.
+    let stores: [String: HostedStore]
     /// The database of durable stores (configuration `storage`); nil without one.
     private let durability: StoreDurability?
     let loops: [EventLoop]

@@ -4,17 +4,17 @@ extension TestStore {
     /// Waits until the store is idle (no effect running, see ``Store/isIdle``), then checks that
     /// nothing is left unasserted.
     ///
-    /// Records an issue when effects are still running after `timeout` (in both modes; with a
+    /// Reports a failure when effects are still running after `timeout` (in both modes; with a
     /// ``TestClock``, effects waiting on it count as running until the test advances it), and, in
     /// ``Exhaustivity/on`` mode, when effect-produced actions were never `receive`d.
     ///
     /// - Parameter timeout: How long to wait on the real clock; `nil` uses ``timeout``.
     public nonisolated(nonsending) func finish(
         timeout: Duration? = nil,
-        fileID: String = #fileID,
-        filePath: String = #filePath,
-        line: Int = #line,
-        column: Int = #column
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
     ) async {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         await install()
@@ -39,11 +39,13 @@ extension TestStore {
         skipUnasserted(upTo: recorder.actions(from: cursor).actions.endIndex, before: "finish()", at: site)
     }
 
-    /// Waits until the store's state has `value` at `keyPath`; records an issue if it does not
+    /// Waits until the store's state has `value` at `keyPath`; reports a failure if it does not
     /// within `timeout`.
     ///
     /// Woken by the store's state notifications, not by polling. Consumes nothing: in
-    /// ``Exhaustivity/on`` mode the actions that made the change still have to be received.
+    /// ``Exhaustivity/on`` mode the actions that made the change still have to be received. Unlike
+    /// `Store.expect(_:_:timeout:fileID:filePath:line:column:)` it fails only at the timeout, not early
+    /// when the store is idle with another value.
     ///
     /// - Parameters:
     ///   - keyPath: The part of the state to watch.
@@ -53,10 +55,10 @@ extension TestStore {
         _ keyPath: KeyPath<R.State, Value>,
         _ value: Value,
         timeout: Duration? = nil,
-        fileID: String = #fileID,
-        filePath: String = #filePath,
-        line: Int = #line,
-        column: Int = #column
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
     ) async {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         await install()

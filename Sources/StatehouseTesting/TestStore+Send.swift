@@ -4,23 +4,23 @@ extension TestStore {
     /// Sends `action` to the store, waits until it is reduced, and checks the state change.
     ///
     /// In ``Exhaustivity/on`` mode, effect-produced actions not yet `receive`d at this point (or
-    /// reduced before this action) are reported as an issue first, and the state right after the
+    /// reduced before this action) are reported as a failure first, and the state right after the
     /// action must equal the last asserted state with `update` applied. In ``Exhaustivity/off``
     /// mode only the fields `update` writes are checked.
     ///
     /// - Parameters:
     ///   - action: The action to send.
     ///   - update: Mutates the previous state into the expected one; `nil` expects no change (in
-    ///     exhaustive mode). A thrown error is recorded as an issue.
+    ///     exhaustive mode). A thrown error is reported as a failure.
     /// - Returns: The store's snapshot right after this action.
     @discardableResult
     public nonisolated(nonsending) func send(
         _ action: R.Action,
         assert update: ((inout R.State) throws -> Void)? = nil,
-        fileID: String = #fileID,
-        filePath: String = #filePath,
-        line: Int = #line,
-        column: Int = #column
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
     ) async -> Snapshot<R.State> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let step = "send(\(String(describing: action)))"

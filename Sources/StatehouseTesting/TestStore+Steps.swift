@@ -2,7 +2,7 @@ import StatehouseCore
 
 extension TestStore {
     /// Moves the cursor to `end`, past actions no step asserted: in ``Exhaustivity/on`` mode (and
-    /// with `report`) an issue lists the effect-produced ones; in both modes the baseline becomes the
+    /// with `report`) a failure lists the effect-produced ones; in both modes the baseline becomes the
     /// real state after the last of them.
     ///
     /// - Parameters:

@@ -1,7 +1,8 @@
 public import StatehouseCore
 
 /// Drives a real ``Store`` step by step from a test and checks every state change and every action
-/// its effects produce, recording Swift Testing issues at the caller's line on any mismatch.
+/// its effects produce, reporting a failure at the caller's line on any mismatch, to whichever test runner is
+/// active (Swift Testing or XCTest).
 ///
 /// ```swift
 /// let clock = TestClock()
@@ -21,10 +22,13 @@ public import StatehouseCore
 /// The test store remembers the state the test last asserted (or, after skipped steps, the real
 /// state then). `send` and `receive` take a closure that mutates a copy of it into the expected
 /// state; with ``Exhaustivity/on`` the result must equal the store's state right after that action.
-/// On a mismatch the issue shows a line diff of `dump(expected)` against `dump(actual)`.
+/// On a mismatch the failure shows a line diff of `dump(expected)` against `dump(actual)`.
 ///
-/// Failures are `Issue.record` calls at the `fileID`/`filePath`/`line`/`column` of the call; wrap a
-/// step in `withKnownIssue` to assert that it fails.
+/// Failures go to whichever test runner is active, at the `fileID`/`filePath`/`line`/`column` of the call: in a
+/// Swift Testing test an `Issue` (wrap a step in `withKnownIssue` to assert that it fails), in an XCTest test an
+/// `XCTFail` (the test case's `recordFailure(withDescription:inFile:atLine:expected:)`, an expected failure), with
+/// neither running a line on standard error. Every StatehouseTesting check reports the same way (see
+/// `Store.expect(_:_:timeout:fileID:filePath:line:column:)`).
 ///
 /// ## Thread safety
 /// Not `Sendable`: use one test store from one task (the test). Its methods are
@@ -46,7 +50,8 @@ public final class TestStore<R: Reducer> {
     var cursor = 0
     private var isInstalled = false
 
-    /// Creates a store for the test; nothing runs until the first step.
+    /// Creates a store for the test; nothing runs until the first step. The store does not start itself
+    /// (`startsAtInit: false`): ``Reducer/bind()`` runs at the ``start()`` step.
     ///
     /// - Parameters:
     ///   - reducer: The logic under test.
@@ -60,7 +65,9 @@ public final class TestStore<R: Reducer> {
         clock: any Clock<Duration> = ContinuousClock(),
         timeout: Duration = .seconds(10)
     ) {
-        self.store = Store(reducer: reducer, state: state, name: "test store", clock: clock)
+        FailureReporter.prepare()
+        // Not started at init: an exhaustive test asks for bind's actions with its `start()` step.
+        self.store = Store(reducer: reducer, state: state, name: "test store", clock: clock, startsAtInit: false)
         self.recorder = TestStoreRecorder(initial: Snapshot(version: 0, state: state))
         self.baseline = state
         self.timeout = timeout

@@ -16,6 +16,8 @@ import Locking
             }),
             state: .init()
         )
+        // A new store is busy until it has handled its start (the first envelope; bind is `.none` here).
+        await store.untilIdle()
         #expect(await store.isIdle)
         _ = await store.send(.trigger("go"))
         #expect(await store.isIdle == false)

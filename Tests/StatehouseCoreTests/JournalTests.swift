@@ -125,7 +125,7 @@ final class Note: Sendable {
         let held = HeldJournal<Tally.Action, Tally.State>()
         let store = Store(reducer: Tally(), state: .init(), journal: held.journal(gated: false))
         store.enqueue(.increment)
-        store.enqueueReset()
+        store.enqueueReset(.restoringInitialState)
         store.enqueue(.increment)
         _ = await store.send(.increment)
         #expect(await eventually { held.records.flatMap(\.changes).count == 4 })
@@ -139,11 +139,29 @@ final class Note: Sendable {
         #expect(records.dropFirst().flatMap(\.changes).map(\.version) == [3, 4])
     }
 
+    @Test func aKeepingResetWritesNoChange() async {
+        let held = HeldJournal<Tally.Action, Tally.State>()
+        let store = Store(reducer: Tally(), state: .init(), journal: held.journal(gated: false))
+        store.enqueue(.increment)
+        store.enqueueReset(.keepingState)
+        _ = await store.send(.increment)
+        #expect(await eventually { held.records.flatMap(\.changes).count == 2 })
+        let changes = held.records.flatMap(\.changes)
+        #expect(changes.map(\.version) == [1, 2])
+        let resets = changes.filter { change in
+            if case .reset = change.cause { return true }
+            return false
+        }
+        #expect(resets.isEmpty)
+        let endingWithReset = held.records.filter(\.endsWithReset)
+        #expect(endingWithReset.isEmpty)
+    }
+
     @Test func aRecoveredStoreStartsAtItsVersionAndResetsToItsInitialState() async {
         var recovered = Tally.State()
         recovered.count = 41
         let store = Store(reducer: Tally(), state: .init(), recovered: Snapshot(version: 41, state: recovered))
         #expect(await store.send(.increment).version == 42)
-        #expect(await store.reset().state.count == 0)
+        #expect(await store.reset(.restoringInitialState).state.count == 0)
     }
 }

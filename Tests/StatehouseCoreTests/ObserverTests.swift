@@ -100,4 +100,56 @@ import Testing
         }
         #expect(await eventually { await store.observerCount == 0 })
     }
+
+    @Test func unboundedStreamKeepsEveryState() async {
+        let store = Store(reducer: Tally(), state: .init())
+        let every = await store.states(bufferingPolicy: .unbounded)
+        let newest = await store.states()
+        for _ in 0..<3 { _ = await store.send(.increment) }
+        var all: [UInt64] = []
+        for await snapshot in every {
+            all.append(snapshot.version)
+            if all.count == 4 { break }
+        }
+        #expect(all == [0, 1, 2, 3])
+        // The default keeps the newest only: the three states the consumer did not read collapsed into one.
+        var iterator = newest.makeAsyncIterator()
+        #expect(await iterator.next()?.version == 3)
+    }
+
+    @Test func keyPathStreamYieldsEachDistinctValueOfItsProperty() async {
+        let store = Store(reducer: Tally(), state: .init())
+        let values = await store.states(\.value, bufferingPolicy: .unbounded)
+        for action in [Tally.Action.increment, .set(5), .set(5), .increment, .set(7), .set(5)] {
+            _ = await store.send(action)
+        }
+        let stopped = Gate()
+        store.enqueueStop { _ in stopped.open() }
+        await stopped.wait()
+        // The stream finished at the stop.
+        var seen: [Int] = []
+        for await value in values { seen.append(value) }
+        #expect(seen == [0, 5, 7, 5])
+    }
+
+    @Test func keyPathStreamKeepsTheNewestValueByDefault() async {
+        let store = Store(reducer: Tally(), state: .init(value: 3))
+        let values = await store.states(\.value)
+        _ = await store.send(.set(1))
+        _ = await store.send(.set(2))
+        var iterator = values.makeAsyncIterator()
+        #expect(await iterator.next() == 2)
+        _ = await store.send(.set(4))
+        #expect(await iterator.next() == 4)
+    }
+
+    @Test func droppedKeyPathStreamIsRemoved() async {
+        let store = Store(reducer: Tally(), state: .init())
+        do {
+            let stream = await store.states(\.count)
+            #expect(await store.observerCount == 1)
+            _ = stream
+        }
+        #expect(await eventually { await store.observerCount == 0 })
+    }
 }

@@ -54,7 +54,8 @@ import Testing
                 binds.append(1)
                 return .just(.event("bound"))
             }),
-            state: .init()
+            state: .init(),
+            startsAtInit: false
         )
         _ = await store.send(.event("before"))
         #expect(binds.values.isEmpty)
@@ -63,6 +64,34 @@ import Testing
         await store.start()
         let final = await store.send(.event("after"))
         #expect(final.state.events == ["before", "bound", "after"])
+        #expect(binds.values.count == 1)
+    }
+}
+
+@Suite struct StartAtInitTests {
+    @Test func bindIsStartedBeforeTheFirstActionIsReduced() async {
+        let binds = Recorder<Int>()
+        let bindsWhenFirstIsReduced = Recorder<Int>()
+        let store = Store(
+            reducer: Script(
+                script: { action in
+                    if action == .event("first") { bindsWhenFirstIsReduced.append(binds.values.count) }
+                    return .none
+                },
+                onBind: {
+                    binds.append(1)
+                    return .just(.event("bound"))
+                }),
+            state: .init()
+        )
+        // The start is the first envelope of the mailbox: bind's effect is started (its `.just` queued) before
+        // "first" is reduced, so its action comes before anything sent after "first" (before or after "first"
+        // itself, depending on whether the start was handled before "first" was enqueued).
+        _ = await store.send(.event("first"))
+        let final = await store.send(.event("second"))
+        #expect(bindsWhenFirstIsReduced.values == [1])
+        #expect(final.state.events.sorted() == ["bound", "first", "second"])
+        #expect(final.state.events.last == "second")
         #expect(binds.values.count == 1)
     }
 }

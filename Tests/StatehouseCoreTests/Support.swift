@@ -20,6 +20,32 @@ final class Gate: Sendable {
         for waiter in pending { waiter.resume() }
     }
 
+    /// Whether ``open()`` has been called.
+    var isOpen: Bool { state.withLock { $0.isOpen } }
+
+    /// Waits until the gate opens or `timeout` passes on the continuous clock (a deadline, not a delay: it returns as
+    /// soon as the gate opens); returns whether it opened.
+    func wait(timeout: Duration) async -> Bool {
+        let pending = Locked<CheckedContinuation<Bool, Never>?>(nil)
+        let finish: @Sendable (Bool) -> Void = { opened in
+            pending.withLock { continuation in
+                defer { continuation = nil }
+                return continuation
+            }?.resume(returning: opened)
+        }
+        var deadline: Task<Void, Never>?
+        let opened = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            pending.withLock { $0 = continuation }
+            Task { await self.wait(); finish(true) }
+            deadline = Task {
+                try? await Task.sleep(for: timeout)
+                finish(false)
+            }
+        }
+        deadline?.cancel()
+        return opened
+    }
+
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isOpen = state.withLock { state in
@@ -132,3 +158,39 @@ struct TestError: Error, CustomStringConvertible {
     let description: String
 }
 
+
+/// A ``StoreExecutor`` on a serial dispatch queue, standing in for the server's event loop: a store bound to it runs
+/// its drains and isolated code as the queue's work items.
+///
+/// ## Thread safety
+/// Every method may be called from any thread (the queue serializes the jobs).
+final class QueueExecutor: StoreExecutor, @unchecked Sendable {
+    // `@unchecked` only for `DispatchSpecificKey`, an immutable key object.
+    private let queue = DispatchQueue(label: "statehouse-test-executor")
+    private let key = DispatchSpecificKey<Bool>()
+
+    init() {
+        queue.setSpecific(key: key, value: true)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+
+    func execute(_ job: @escaping @Sendable () -> Void) {
+        queue.async(execute: job)
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    func checkIsolated() {
+        precondition(isIsolatingCurrentContext() == true, "not on the test executor's queue")
+    }
+
+    func isIsolatingCurrentContext() -> Bool? {
+        DispatchQueue.getSpecific(key: key) == true
+    }
+}

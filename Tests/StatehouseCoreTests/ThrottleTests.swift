@@ -56,4 +56,32 @@ import Testing
         #expect(await eventually { await store.throttleWindowCount == 0 })
         #expect(await store.state.events == ["t1"])
     }
+
+    /// OneWay's `throttle_latest` scenario, pinned to Statehouse's rule: a trailing run opens a new window, so at most
+    /// one effect starts per window (as RxSwift's and Combine's `throttle(latest: true)` do). OneWay keeps the window
+    /// of the leading run only, so there the send at 100 s runs at once as a new leading run right after the trailing
+    /// one (its count is 3 at that step); here it is kept for the end of the window the trailing run opened.
+    @Test func aTrailingRunOpensTheNextWindowUnlikeOneWay() async {
+        let clock = ManualClock()
+        let store = timedStore(clock) { _ in .just(.tick).throttle("t", for: .seconds(100), latest: true) }
+        // The ticks once everything sent so far is reduced (a top-level `.just` is queued during its reduce).
+        func ticks() async -> Int { await store.send(.event("probe")).state.ticks }
+        _ = await store.send(.trigger("a"))  // t = 0: leads, opens [0, 100)
+        #expect(await ticks() == 1)
+        _ = await store.send(.trigger("b"))  // inside the window: kept
+        #expect(await ticks() == 1)
+        clock.advance(by: .seconds(100))  // t = 100: the window ends; "b" runs and opens [100, 200)
+        await store.untilIdle()
+        #expect(await ticks() == 2)
+        _ = await store.send(.trigger("c"))  // t = 100, inside the new window: kept (OneWay runs it at once: 3)
+        clock.advance(by: .seconds(10))
+        _ = await store.send(.trigger("d"))  // t = 110: replaces "c"
+        #expect(await ticks() == 2)
+        clock.advance(by: .seconds(100))  // t = 210: the window ended at 200; "d" ran and opened [200, 300)
+        await store.untilIdle()
+        #expect(await ticks() == 3)
+        clock.advance(by: .seconds(100))  // t = 310: that window ends with nothing kept
+        #expect(await eventually { await store.throttleWindowCount == 0 })
+        #expect(await ticks() == 3)
+    }
 }

@@ -31,3 +31,26 @@ extension CopyOnWrite: Decodable where T: Decodable {
         self.init(wrappedValue: try container.decode(T.self))
     }
 }
+
+extension CopyOnWrite: CustomStringConvertible {
+    /// The value's description (`String(describing:)`), so `print` shows the value, not the box.
+    public var description: String {
+        String(describing: wrappedValue)
+    }
+}
+
+extension CopyOnWrite: CustomDebugStringConvertible {
+    /// The value's debug description (`String(reflecting:)`); a state's default description and
+    /// `dump` use it for the field's line.
+    public var debugDescription: String {
+        String(reflecting: wrappedValue)
+    }
+}
+
+extension CopyOnWrite: CustomReflectable {
+    /// The value's mirror, so `dump` (and `TestStore`'s diffs, built on it) lists the value's
+    /// children, not the box.
+    public var customMirror: Mirror {
+        Mirror(reflecting: wrappedValue)
+    }
+}

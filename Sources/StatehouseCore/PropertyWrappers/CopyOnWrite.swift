@@ -15,6 +15,8 @@
 /// - **Equatable / Hashable** (when `T` is): pass through to the value; two wrappers sharing a box
 ///   are equal without comparing the values.
 /// - **Codable** (when `T` is): the value as a single value, like `T` itself.
+/// - **Description, debug description, mirror:** the value's, so `print` and `dump` show the value,
+///   not the box.
 ///
 /// ## Thread safety
 /// A value type; `Sendable` when `T` is. A shared box is never written: a write first makes the box

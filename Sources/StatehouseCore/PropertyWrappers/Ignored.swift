@@ -15,6 +15,7 @@
 ///
 /// - **Equatable / Hashable:** unconditional; `==` is always `true`, `hash(into:)` adds nothing.
 /// - **Codable** (when `T` is): encodes and decodes the value as a single value, like `T` itself.
+/// - **Description, debug description, mirror:** the value's, so `print` and `dump` show the value.
 ///
 /// ## Thread safety
 /// A value type; `Sendable` when `T` is.
@@ -60,5 +61,28 @@ extension Ignored: Decodable where T: Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         self.init(wrappedValue: try container.decode(T.self))
+    }
+}
+
+extension Ignored: CustomStringConvertible {
+    /// The value's description (`String(describing:)`): the field prints although it takes no
+    /// part in equality.
+    public var description: String {
+        String(describing: wrappedValue)
+    }
+}
+
+extension Ignored: CustomDebugStringConvertible {
+    /// The value's debug description (`String(reflecting:)`); a state's default description and
+    /// `dump` use it for the field's line.
+    public var debugDescription: String {
+        String(reflecting: wrappedValue)
+    }
+}
+
+extension Ignored: CustomReflectable {
+    /// The value's mirror, so `dump` lists the value's children, not the wrapper.
+    public var customMirror: Mirror {
+        Mirror(reflecting: wrappedValue)
     }
 }

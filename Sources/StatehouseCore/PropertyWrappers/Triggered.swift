@@ -24,6 +24,8 @@
 /// - **Codable.** Encodes the value only (a single value, as `T` itself encodes); the count is not
 ///   on the wire and a decoded wrapper starts at `0`.
 /// - **Hashable** (when `T` is): hashes the value and the count, consistent with `==`.
+/// - **Description and mirror:** the value's. The debug description adds the count
+///   (`"saved" (writeCount: 2)`), so `dump` and a state's default description show it.
 ///
 /// ## Thread safety
 /// A value type; `Sendable` when `T` is.
@@ -91,5 +93,30 @@ extension Triggered: Decodable where T: Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         self.init(wrappedValue: try container.decode(T.self))
+    }
+}
+
+extension Triggered: CustomStringConvertible {
+    /// The value's description (`String(describing:)`), without the write count.
+    public var description: String {
+        String(describing: value)
+    }
+}
+
+extension Triggered: CustomDebugStringConvertible {
+    /// The value's debug description followed by the write count, as in `"saved" (writeCount: 2)`.
+    ///
+    /// A state's default description and `dump` use it for the field's line, so a `TestStore` diff
+    /// of two states whose values agree still shows why they differ: the count takes part in `==`.
+    public var debugDescription: String {
+        "\(String(reflecting: value)) (writeCount: \(writeCount))"
+    }
+}
+
+extension Triggered: CustomReflectable {
+    /// The value's mirror, so `dump` lists the value's children, not the wrapper's stored
+    /// properties (the count is on the field's line, see ``debugDescription``).
+    public var customMirror: Mirror {
+        Mirror(reflecting: value)
     }
 }

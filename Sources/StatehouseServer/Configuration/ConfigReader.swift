@@ -1,4 +1,5 @@
 import JSON
+import StatehouseCore
 
 /// Typed access to the parsed configuration (a ``JSON/JSONValue``) with errors that name the file and the key path
 /// (`stores[1].reducer`).
@@ -106,7 +107,7 @@ struct ConfigReader {
         for (index, item) in list.enumerated() {
             let at = "stores[\(index)]"
             let object = try self.object(item, at: at)
-            try allowOnly(["name", "reducer", "state", "durable"], in: object, at: at)
+            try allowOnly(["name", "reducer", "state", "durable", "log"], in: object, at: at)
             guard let nameValue = object["name"] else { throw fail("\(at).name", "missing; give the store a name") }
             let name = try string(nameValue, at: "\(at).name")
             guard ServerConfiguration.isValidStoreName(name) else {
@@ -124,9 +125,27 @@ struct ConfigReader {
             let state = object["state"]?.serialized()
             var durable = true
             if let v = object["durable"] { durable = try bool(v, at: "\(at).durable") }
-            declarations.append(.init(name: name, reducer: reducer, initialState: state, durable: durable))
+            let log = try object["log"].map { v throws(ConfigurationError) in try storeLogging(v, at: "\(at).log") } ?? []
+            declarations.append(.init(name: name, reducer: reducer, initialState: state, durable: durable, log: log))
         }
         return declarations
+    }
+
+    /// A store's `log`: an array of `"actions"` and `"state"` (`[]` for nothing; an entry given twice counts once).
+    func storeLogging(_ value: JSONValue, at location: String) throws(ConfigurationError) -> StoreLogging {
+        let allowed = "\"actions\" and \"state\""
+        guard case .array(let entries) = value else {
+            throw fail(location, "must be a JSON array of \(allowed), e.g. [\"actions\"]")
+        }
+        var logging: StoreLogging = []
+        for (index, entry) in entries.enumerated() {
+            guard case .string(let word) = entry, let option = StoreLogging(name: word) else {
+                let given = if case .string(let word) = entry { "\"\(word)\"" } else { "not a string" }
+                throw fail("\(location)[\(index)]", "\(given) is not a log option; use \(allowed)")
+            }
+            logging.insert(option)
+        }
+        return logging
     }
 
     /// `pointer` (into this file) in the errors' location syntax, e.g. `/stores/1/name` → `stores[1].name`: a token is

@@ -21,8 +21,9 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
 public enum ConfigurationLoader {
     /// Loads the file at `path`.
     /// - Throws: ``ConfigurationError`` for an unreadable file, malformed JSON, a key repeated within one object,
-    ///   unknown or mistyped keys, an invalid or duplicate store name, or a store without a reducer. (Reducer names
-    ///   and states are checked by the ``ReducerCatalog`` when the stores are built.)
+    ///   unknown or mistyped keys, an invalid or duplicate store name, a store without a reducer, or a store `log` entry
+    ///   other than `actions` and `state`. (Reducer names and states are checked by the ``ReducerCatalog`` when the
+    ///   stores are built.)
     public static func load(path: String) throws(ConfigurationError) -> ServerConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(path: path, location: "", problem: "cannot read the file; check the path given to --config")

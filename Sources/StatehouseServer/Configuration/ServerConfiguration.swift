@@ -1,4 +1,5 @@
 import Foundation
+public import StatehouseCore
 import UVLoop
 
 /// Where the stores' actors (reduces, observers, replies) run; effects run on Swift's concurrency pool either way.
@@ -20,7 +21,7 @@ public enum StoreExecutorChoice: String, Sendable {
 ///  "limits":{"maxBodyBytes":1048576,"maxHeaderBytes":16384,"maxMessageBytes":1048576},
 ///  "storage":{"path":"data/statehouse.sqlite","sync":"commit"}, "log":{"level":"info"},
 ///  "stores":[{"name":"counter","reducer":"Counter"},{"name":"todos","reducer":"TodoList","state":{…}},
-///            {"name":"scratch","reducer":"Counter","durable":false}]}
+///            {"name":"scratch","reducer":"Counter","durable":false,"log":["actions","state"]}]}
 /// ```
 public struct ServerConfiguration: Sendable {
     /// Address to listen on: an IPv4 or IPv6 literal. Default `127.0.0.1`.
@@ -144,7 +145,8 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
-    /// One hosted store: its name, its reducer type's name, and an optional initial state as JSON text.
+    /// One hosted store: its name, its reducer type's name, an optional initial state as JSON text, whether it is
+    /// durable, and what it logs about its actions and states.
     public struct StoreDeclaration: Sendable, Equatable {
         /// Matches `[A-Za-z0-9._-]{1,64}`, and is not `.` or `..`.
         public var name: String
@@ -155,12 +157,19 @@ public struct ServerConfiguration: Sendable {
         /// Whether the store is written to the configuration's `storage` (ignored without one). Default true;
         /// `"durable": false` keeps it in memory only.
         public var durable: Bool
+        /// What the store logs about each action and each new state (configuration `"log": ["actions", "state"]`,
+        /// see ``StatehouseCore/StoreLogging``), through the server's logger at level `info` with `store=<name>`.
+        /// Default `[]`: nothing. A reload (SIGHUP) applies a change to a store that was configured at start.
+        public var log: StoreLogging
 
-        public init(name: String, reducer: String, initialState: [UInt8]? = nil, durable: Bool = true) {
+        public init(
+            name: String, reducer: String, initialState: [UInt8]? = nil, durable: Bool = true, log: StoreLogging = []
+        ) {
             self.name = name
             self.reducer = reducer
             self.initialState = initialState
             self.durable = durable
+            self.log = log
         }
     }
 

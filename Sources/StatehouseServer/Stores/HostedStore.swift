@@ -18,13 +18,23 @@ final class HostedStore: Sendable {
     /// What a ``TypedStore`` does, as closures.
     struct Operations: Sendable {
         let start: @Sendable () async -> Void
-        let stop: @Sendable (_ done: @escaping @Sendable () -> Void) -> Void
+        /// Commands that answer nothing but when done (one closure for them: an idle store's heap cost is budgeted,
+        /// StoreMemoryTests).
+        let control: @Sendable (_ command: Command) -> Void
         let reset: @Sendable (_ reply: @escaping @Sendable (Result<StateReply, APIError>) -> Void) -> Void
         let prepare: @Sendable (_ actionJSON: [UInt8]) -> Result<PreparedAction, APIError>
         let decodeClientMessage: @Sendable (_ message: JSONObject) -> ClientMessage
         let stateAt: @Sendable (_ version: UInt64) throws -> [UInt8]?
         /// The actions the store's reducer ran and dropped so far, and its reduce times (metrics).
         let actionCounts: @Sendable () -> ActionFigures
+    }
+
+    /// What ``Operations/control`` does.
+    enum Command: Sendable {
+        /// Stop the store for good (``StatehouseCore/Store/enqueueStop(completion:)``); `done` runs on its actor.
+        case stop(done: @Sendable () -> Void)
+        /// Change what the store logs (``StatehouseCore/Store/setLogging(_:)``), on its actor soon after.
+        case setLogging(StoreLogging)
     }
 
     /// The store's name from the configuration.
@@ -74,7 +84,12 @@ final class HostedStore: Sendable {
     func start() async { await operations.start() }
 
     /// Stops the store for good (effects cancelled, later actions dropped); `done` runs on the store's actor.
-    func stop(done: @escaping @Sendable () -> Void) { operations.stop(done) }
+    func stop(done: @escaping @Sendable () -> Void) { operations.control(.stop(done: done)) }
+
+    /// Changes what the store logs about its actions and states (``StatehouseCore/StoreLogging``); applied on the
+    /// store's actor soon after the call, from the next action it takes then (a reload applies a configuration's `log`
+    /// so).
+    func setLogging(_ logging: StoreLogging) { operations.control(.setLogging(logging)) }
 
     /// Resets the store (FIFO with actions): effects cancelled, initial state restored, `bind()` restarted.
     /// `reply` runs on the store's actor with the state after the reset.

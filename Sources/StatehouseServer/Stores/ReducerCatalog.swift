@@ -48,7 +48,8 @@ public struct ReducerCatalog: Sendable {
             let state = try initialState(declaration)
             return try TypedStore<R>.hosted(
                 name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor,
-                persistence: persistence, recovery: recovery, payloadless: payloadless, logger: logger)
+                persistence: persistence, recovery: recovery, payloadless: payloadless, logging: declaration.log,
+                logger: logger)
         }
         replayers[reducerName] = { database, stored, target, verify in
             try TypedStore<R>.replayJournal(database, stored, to: target, verify: verify)

@@ -8,7 +8,7 @@ import Locking
 /// One `Store<R>` with the typed half of hosting it: actions decoded from JSON and bound to the store, states encoded
 /// to JSON at most once per version (the broadcast and the replies share one encoding), events sent as FSAs.
 ///
-/// ``hosted(name:reducerName:state:historySize:executor:persistence:recovery:payloadless:logger:)`` wraps it in a ``HostedStore``; call it where `R` is
+/// ``hosted(name:reducerName:state:historySize:executor:persistence:recovery:payloadless:logging:logger:)`` wraps it in a ``HostedStore``; call it where `R` is
 /// concrete (``ReducerCatalog/register(_:as:)``), so the closures it makes are compiled for `R`.
 ///
 /// ## Thread safety
@@ -24,27 +24,33 @@ final class TypedStore<R: ServableReducer>: Sendable {
 
     /// Where the store is written (nil: in memory only).
     let persistence: StorePersistence?
-    /// Writes one warning line with `store=<name>` to the server's logger; shared with ``store`` (one closure per
-    /// store, 16 bytes here: the metadata is built only when a line is written).
+    /// Writes one line with `store=<name>` to the server's logger: at `info` for the store's ``StoreLogging`` lines
+    /// (actions, states), at `warning` for the others (effect errors, events not sent). Shared with ``store`` (one
+    /// closure per store, 16 bytes here: the metadata is built only when a line is written).
     let warn: @Sendable (String) -> Void
 
     /// A store at `state` (version 0), or, with `persistence`, the store its database holds: its latest snapshot and
     /// the actions after it replayed through the reducer (no effect runs), its epoch, and the last `historySize`
     /// versions of its history. The store's warnings (effect errors, events not sent) go to `logger` with
-    /// `store=<name>`.
+    /// `store=<name>`, and so do the lines `logging` asks for (at `info`).
     /// - Throws: ``RecoveryError`` when a snapshot or an action of the journal does not decode.
     init(
         name: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?, persistence: StorePersistence? = nil,
-        recovery: StoreRecovery? = nil, payloadless: PayloadlessActions<R.Action>, logger: Logger
+        recovery: StoreRecovery? = nil, payloadless: PayloadlessActions<R.Action>, logging: StoreLogging = [], logger: Logger
     ) throws(RecoveryError) {
         self.name = name
         self.payloadless = payloadless
         self.persistence = persistence
-        let warn: @Sendable (String) -> Void = { line in logger.warning(line, metadata: ["store": name]) }
+        let warn: @Sendable (String) -> Void = { line in
+            let level: Logger.Level = StoreLogging.isLoggingLine(line, storeName: name) ? .info : .warning
+            logger.log(level, line, metadata: ["store": name])
+        }
         self.warn = warn
         guard let persistence else {
             fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
-            store = Store(reducer: R(), state: state, name: name, logger: warn, executor: executor)
+            store = Store(
+                reducer: R(), state: state, name: name, logger: warn, logging: logging, executor: executor,
+                startsAtInit: false)
             return
         }
         var recovered = Snapshot(version: 0, state: state)
@@ -62,25 +68,30 @@ final class TypedStore<R: ServableReducer>: Sendable {
             initialJSON: versions[0].json)
         for (version, json) in versions.dropFirst() { fanout.stateChanged(version: version, json: json) }
         store = Store(
-            reducer: R(), state: state, name: name, logger: warn, executor: executor,
-            recovered: recovered, journal: Self.journal(persistence))
+            reducer: R(), state: state, name: name, logger: warn, logging: logging, executor: executor,
+            recovered: recovered, journal: Self.journal(persistence), startsAtInit: false)
     }
 
     /// A new store of `R`, hosted.
     static func hosted(
         name: String, reducerName: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?,
         persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil, payloadless: PayloadlessActions<R.Action>,
-        logger: Logger
+        logging: StoreLogging = [], logger: Logger
     ) throws(RecoveryError) -> HostedStore {
         let typed = try TypedStore(
             name: name, state: state, historySize: historySize, executor: executor, persistence: persistence,
-            recovery: recovery, payloadless: payloadless, logger: logger)
+            recovery: recovery, payloadless: payloadless, logging: logging, logger: logger)
         let operations = HostedStore.Operations(
             start: { await typed.start() },
-            stop: { done in typed.store.enqueueStop { _ in done() } },
+            control: { command in
+                switch command {
+                case .stop(let done): typed.store.enqueueStop { _ in done() }
+                case .setLogging(let logging): Task { await typed.store.setLogging(logging) }
+                }
+            },
             reset: { reply in
                 typed.store.enqueueReset(
-                    completion: { reply(.success(typed.encode($0))) }, notWritten: { reply(.failure(.notWritten($0))) })
+                    .restoringInitialState, completion: { reply(.success(typed.encode($0))) }, notWritten: { reply(.failure(.notWritten($0))) })
             },
             prepare: { typed.prepare(actionJSON: $0) },
             decodeClientMessage: { typed.decodeClientMessage($0) },
@@ -93,6 +104,8 @@ final class TypedStore<R: ServableReducer>: Sendable {
             operations: operations)
     }
 
+    /// Registers the observers, then starts the store (made with `startsAtInit: false`: a store starts once hosted, see
+    /// `HTTPSession.host`, with its observers in place to see bind's first states).
     func start() async {
         // One observer per store: each new state is encoded once, kept in the history, and streamed.
         _ = await store.observe { [self] snapshot in

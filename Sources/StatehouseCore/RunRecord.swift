@@ -18,6 +18,9 @@ struct RunRecord: Sendable {
     let effectID: EffectID?
     /// The settle group the run's work counts towards (inherited from the parent).
     let group: SettleGroupID?
+    /// Whether the run is part of ``Reducer/bind()``'s work (started by it, or nested in such a run): its task does
+    /// not keep the store from being idle.
+    let fromBind: Bool
     /// Outstanding work items (see the type's documentation).
     var pending: Int
     /// Live runs started inside this one.

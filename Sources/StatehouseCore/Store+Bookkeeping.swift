@@ -25,6 +25,10 @@ extension Store {
         var throttles: [EffectID: ThrottleWindow] = [:]
         var nextThrottleWindowID: UInt64 = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Set while ``Reducer/bind()``'s effect is being started: the top-level runs made then are bind's.
+        var startingBind = false
+        /// The running tasks (keys of `tasks`) of bind's runs.
+        var bindTasks: Set<RunID> = []
     }
 
     /// The bookkeeping, created now if it does not exist yet.
@@ -98,6 +102,19 @@ extension Store {
     var nextThrottleWindowID: UInt64 {
         get { bookkeeping?.nextThrottleWindowID ?? 0 }
         _modify { yield &writable.nextThrottleWindowID }
+    }
+
+    /// Whether ``Reducer/bind()``'s effect is being started (see ``RunRecord/fromBind``).
+    var startingBind: Bool {
+        get { bookkeeping?.startingBind ?? false }
+        set { if bookkeeping != nil || newValue { writable.startingBind = newValue } }
+    }
+
+    /// The running tasks of bind's runs: they do not count against ``isIdle``.
+    var bindTasks: Set<RunID> {
+        get { bookkeeping?.bindTasks ?? [] }
+        set { if bookkeeping != nil || !newValue.isEmpty { writable.bindTasks = newValue } }
+        _modify { yield &writable.bindTasks }
     }
 
     /// Suspended ``untilIdle()`` callers.

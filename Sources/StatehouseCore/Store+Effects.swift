@@ -37,7 +37,7 @@ extension Store {
         case .single, .sequence, .concat:
             if let parent, !isLive(parent) { return }
             let run = makeRun(parent: parent, effectID: nil, pending: 1)
-            tasks[run] = launch(effect, in: run)
+            keep(launch(effect, in: run), for: run)
         case .create(let make):
             if let parent, !isLive(parent) { return }
             start(make(), parent: parent)
@@ -47,7 +47,7 @@ extension Store {
         case .delay(let inner, let duration):
             if let parent, !isLive(parent) { return }
             let run = makeRun(parent: parent, effectID: nil, pending: 1)
-            tasks[run] = launch(inner, in: run, after: clock.elapsed() + duration)
+            keep(launch(inner, in: run, after: clock.elapsed() + duration), for: run)
         case .throttle(let inner, let effectID, let window, let latest):
             if let parent, !isLive(parent) { return }
             if admitThrottled(inner, id: effectID, window: window, latest: latest, parent: parent) {
@@ -72,8 +72,24 @@ extension Store {
         guard isLive(parent) else { return nil }
         let run = makeRun(parent: parent, effectID: effectID, pending: 1)
         let task = launch(inner, in: run)
-        tasks[run] = task
+        keep(task, for: run)
         return task
+    }
+
+    /// Starts ``Reducer/bind()``'s effect: the runs it makes, and those nested in them, are bind's (its tasks do not
+    /// keep the store from being idle: a subscription may never end, as OneWay's `isIdle` leaves out its binding task).
+    func startBind() {
+        let effect = reducer.bind()
+        if case .none = effect.operation { return }
+        startingBind = true
+        start(effect, parent: nil)
+        startingBind = false
+    }
+
+    /// Records the task of `run` (and, for a run of bind's, in ``bindTasks``).
+    private func keep(_ task: Task<Void, Never>, for run: RunID) {
+        tasks[run] = task
+        if runs[run]?.fromBind == true { bindTasks.insert(run) }
     }
 
     /// Creates the task that performs `effect` under `run`, after sleeping until `deadline` (an
@@ -102,6 +118,7 @@ extension Store {
     /// Bookkeeping when the task of `run` has finished (normally or after cancellation).
     func taskEnded(_ run: RunID) {
         tasks[run] = nil
+        if !bindTasks.isEmpty { bindTasks.remove(run) }
         release(run)
         resumeIdleWaitersIfIdle()
     }

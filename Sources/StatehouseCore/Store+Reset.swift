@@ -85,7 +85,7 @@ extension Store {
         }
         if !logging.isEmpty { logReset(mode, changed: changed) }
         if isStarted {
-            start(reducer.bind(), parent: nil)
+            startBind()
         }
     }
 }

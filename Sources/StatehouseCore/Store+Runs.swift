@@ -14,7 +14,8 @@ extension Store {
         nextRunID += 1
         let run = RunID(rawValue: nextRunID)
         let group = parent.map { runs[$0]?.group } ?? currentGroup
-        runs[run] = RunRecord(parent: parent, effectID: effectID, group: group, pending: pending)
+        let fromBind = parent.map { runs[$0]?.fromBind ?? false } ?? startingBind
+        runs[run] = RunRecord(parent: parent, effectID: effectID, group: group, fromBind: fromBind, pending: pending)
         if parent == nil {
             retainGroup(group)
         }

@@ -16,6 +16,8 @@ extension Store {
         let generation: UInt64
         /// The window length, reused when a trailing effect opens the next window.
         let length: Duration
+        /// When the window ends, as an offset on the store's clock.
+        let deadline: Duration
         /// Sleeps until the window ends, then calls `throttleWindowEnded`.
         let timer: Task<Void, Never>
         var trailing: Trailing?
@@ -24,6 +26,11 @@ extension Store {
     /// Decides whether a throttled effect starts now (leading): `true` opens a window for `id`.
     /// Inside an open window it returns `false`, and with `latest` keeps `inner` as the trailing
     /// effect (replacing, and releasing, the one kept before).
+    ///
+    /// A window whose deadline the store's clock has reached is ended first, here, even if its timer's hop onto the
+    /// store has not run yet: whether an effect leads depends on the clock, not on when a task was scheduled (with a
+    /// test clock, `advance(by:)` then `send` is deterministic; on a loaded machine, a late timer never throttles an
+    /// effect that comes after the window).
     func admitThrottled(
         _ inner: Effect<R.Action>,
         id: EffectID,
@@ -31,6 +38,10 @@ extension Store {
         latest: Bool,
         parent: RunID?
     ) -> Bool {
+        if let open = throttles[id], clock.elapsed() >= open.deadline {
+            open.timer.cancel()
+            throttleWindowEnded(id, generation: open.generation)
+        }
         guard throttles[id] != nil else {
             openThrottleWindow(id, length: window)
             return true
@@ -76,7 +87,7 @@ extension Store {
             }
             await self?.throttleWindowEnded(id, generation: generation)
         }
-        throttles[id] = ThrottleWindow(generation: generation, length: length, timer: timer)
+        throttles[id] = ThrottleWindow(generation: generation, length: length, deadline: deadline, timer: timer)
     }
 
     /// Ends a window: starts its trailing effect (opening the next window) or forgets the id.

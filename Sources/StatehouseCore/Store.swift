@@ -184,7 +184,7 @@ public actor Store<R: Reducer> {
     public func start() {
         guard !isStarted else { return }
         isStarted = true
-        start(reducer.bind(), parent: nil)
+        startBind()
     }
 
     /// The number of effect tasks still running (including cancelled ones not yet unwound).

@@ -6,7 +6,9 @@ extension TestStore {
     ///
     /// Reports a failure when effects are still running after `timeout` (in both modes; with a
     /// ``TestClock``, effects waiting on it count as running until the test advances it), and, in
-    /// ``Exhaustivity/on`` mode, when effect-produced actions were never `receive`d.
+    /// ``Exhaustivity/on`` mode, when effect-produced actions were never `receive`d. The tasks of ``Reducer/bind()``
+    /// (after ``start()``) do not count as running, as for ``Store/isIdle``: they live as long as the store, which
+    /// cancels them when the test store goes away.
     ///
     /// - Parameter timeout: How long to wait on the real clock; `nil` uses ``timeout``.
     public nonisolated(nonsending) func finish(

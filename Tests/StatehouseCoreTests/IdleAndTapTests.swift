@@ -35,6 +35,36 @@ import Locking
         #expect(await store.isIdle)
         #expect(await store.state.events == ["probe", "done"])
     }
+
+    /// OneWay's `isIdle` leaves out the binding task: a store whose only work is a never-ending bind() subscription is
+    /// idle, while an effect started by an action the subscription sent still counts.
+    @Test func bindsOwnTasksDoNotKeepTheStoreBusy() async {
+        let feed = AsyncStream<String>.makeStream()
+        let release = Gate()
+        let stream = feed.stream
+        let reducer = Script(
+            script: { action in
+                guard case .trigger = action else { return .none }
+                return .sequence { send in
+                    await release.wait()
+                    await send(.event("done"))
+                }
+            },
+            onBind: {
+                .sequence { send in
+                    for await value in stream { await send(.trigger(value)) }
+                }
+            })
+        let store = Store(reducer: reducer, state: .init())
+        #expect(await eventually { await store.isIdle })  // although bind's subscription runs on
+        #expect(await store.runningEffectCount == 1)
+        feed.continuation.yield("work")  // bind sends .trigger("work"), whose reduce starts an effect
+        #expect(await eventually { await store.isIdle == false })
+        release.open()
+        await store.untilIdle()
+        #expect(await store.state.events == ["done"])
+        #expect(await store.runningEffectCount == 1)
+    }
 }
 
 @Suite struct TapTests {

@@ -1,7 +1,37 @@
+import Locking
 import StatehouseCore
 import Testing
 
 @Suite struct ThrottleTests {
+    /// Whether an effect leads depends on the store's clock, not on when the window's timer task gets to run: here the
+    /// timers never wake (their sleeps hang until cancelled), yet an effect after the window's deadline leads, and a
+    /// kept trailing effect runs before it.
+    @Test func aWindowPastItsDeadlineEndsWhenTheNextEffectArrivesEvenIfItsTimerHasNotRun() async {
+        let clock = StalledTimerClock()
+        let store = Store(
+            reducer: Script(script: { action in
+                guard case .trigger(let name) = action else { return .none }
+                let latest = name.hasPrefix("latest")
+                return Effect.just(.event(name)).throttle(latest ? "l" : "t", for: .seconds(1), latest: latest)
+            }),
+            state: .init(), clock: clock)
+        _ = await store.send(.trigger("t1"))
+        _ = await store.send(.trigger("t2"))
+        clock.now = .init(offset: .seconds(1))
+        _ = await store.send(.trigger("t3"))
+        #expect(await store.state.events == ["t1", "t3"])
+
+        _ = await store.send(.trigger("latest1"))
+        _ = await store.send(.trigger("latest2"))  // kept for the end of the window [1 s, 2 s)
+        clock.now = .init(offset: .seconds(2))
+        // The window ends here: its trailing latest2 runs and opens [2 s, 3 s), in which latest3 is kept.
+        _ = await store.send(.trigger("latest3"))
+        #expect(await store.state.events == ["t1", "t3", "latest1", "latest2"])
+        clock.now = .init(offset: .seconds(3))
+        _ = await store.send(.trigger("latest4"))
+        #expect(await store.state.events == ["t1", "t3", "latest1", "latest2", "latest3"])
+    }
+
     @Test func leadingRunsAtOnceAndIgnoresTheRestOfTheWindow() async {
         let clock = ManualClock()
         let store = timedStore(clock) { .just(.event($0)).throttle("t", for: .seconds(1)) }
@@ -83,5 +113,29 @@ import Testing
         clock.advance(by: .seconds(100))  // t = 310: that window ends with nothing kept
         #expect(await eventually { await store.throttleWindowCount == 0 })
         #expect(await ticks() == 3)
+    }
+}
+
+/// A clock whose time the test sets and whose sleeps never return until their task is cancelled: a throttle window's
+/// timer that never gets to run.
+final class StalledTimerClock: Clock, Sendable {
+    typealias Instant = ManualClock.Instant
+    private let current = Locked(Instant(offset: .zero))
+
+    var now: Instant {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
+
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        let (stream, continuation) = AsyncStream<Never>.makeStream()
+        await withTaskCancellationHandler {
+            for await _ in stream {}
+        } onCancel: {
+            continuation.finish()
+        }
+        throw CancellationError()
     }
 }

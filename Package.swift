@@ -103,6 +103,10 @@ let package = Package(
             dependencies: ["StatehouseTesting", "StatehouseCore"],
             swiftSettings: strict
         ),
+        // OneWay's README and StoreTests and GoodReactor's README flow, ported (docs/migrating.md).
+        .testTarget(
+            name: "MigrationTests", dependencies: ["Locking", "StatehouseCore", "StatehouseTesting"],
+            swiftSettings: strict),
         // XCTest test cases on TestStore and Store.expect: their failures must reach XCTest (the rest use Swift Testing).
         .testTarget(
             name: "StatehouseTestingXCTests",

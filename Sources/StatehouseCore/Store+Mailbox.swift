@@ -40,7 +40,9 @@ extension Store {
     /// Enqueues `action` and suspends until it has been reduced.
     ///
     /// - Parameter action: The action to reduce.
-    /// - Returns: The snapshot right after this action was reduced (later actions not yet applied).
+    /// - Returns: The snapshot right after this action was reduced (later actions not yet applied); discardable, so
+    ///   `await store.send(.increment)` reads as it does with OneWay.
+    @discardableResult
     public nonisolated func send(_ action: R.Action) async -> Snapshot<R.State> {
         await withCheckedContinuation { continuation in
             enqueue(action) { continuation.resume(returning: $0) }

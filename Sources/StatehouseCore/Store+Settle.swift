@@ -35,6 +35,7 @@ extension Store {
     /// - Returns: The snapshot when everything settled.
     /// - Throws: ``SettleTimeout`` with the snapshot at the deadline when `timeout` passes first;
     ///   the effects keep running.
+    @discardableResult
     public nonisolated func sendAndSettle(
         _ action: R.Action,
         timeout: Duration

@@ -44,8 +44,8 @@ import Testing
         let store = Store(reducer: LoginReducer(services: services), state: LoginReducer.State())
         let loading = await store.send(.loadProfile("ada"))
         #expect(loading.state.profile.isLoading)
-        await store.untilIdle()
-        #expect(await store.state.profile == .success("Ada Lovelace"))
+        // Not `untilIdle()`: this store's bind() subscription never ends, so the store is never idle.
+        await store.expect(\.profile, .success("Ada Lovelace"))
 
         let failing = try await store.sendAndSettle(.loadProfile("nobody"), timeout: .seconds(10))
         #expect(failing.state.profile == .failure(.notFound))

@@ -1,3 +1,4 @@
+import Locking
 import StatehouseCore
 import StatehouseTesting
 import Testing
@@ -76,16 +77,86 @@ import Testing
     }
 
     /// "External States": `bind()` subscribes to outside feeds and runs without a call to `start()`;
-    /// `reset(.keepingState)` re-binds (OneWay's `reset()`), keeping the state.
+    /// `reset(.keepingState)` re-binds (OneWay's `reset()`, "if there are changes in publishers or streams that
+    /// necessitate rebinding"), keeping the state. A cancelled `for await` ends an `AsyncStream` for good, so the
+    /// feed hands each subscription a new stream.
     @Test func externalStates() async {
-        let feeds = BindFeeds()
-        let store = Store(reducer: BindTestReducer(feeds: feeds), state: .init(text: ""))
-        feeds.text.yield("from the feed")
-        await store.expect(\.text, "from the feed")
+        let feed = RebindableFeed()
+        let store = Store(reducer: FeedReducer(feed: feed), state: "")
+        feed.send("from the feed")
+        await store.expect(\.self, "from the feed")
         let afterReset = await store.reset(.keepingState)
-        #expect(afterReset.state.text == "from the feed")
-        feeds.number.yield(7)
-        await store.expect(\.text, "7")
+        #expect(afterReset.state == "from the feed")
+        await feed.subscribed(2)  // the new bind() is listening (the old stream may not have ended yet)
+        feed.send("after the rebind")
+        await store.expect(\.self, "after the rebind")
+        #expect(feed.subscriptions == 2)
+    }
+}
+
+/// An outside feed that gives each subscriber a new stream; values sent while no live subscriber exists wait for the
+/// next one.
+final class RebindableFeed: Sendable {
+    private struct Contents {
+        var continuation: AsyncStream<String>.Continuation?
+        var pending: [String] = []
+        var subscriptions = 0
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let contents = Locked(Contents())
+
+    func subscribe() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        let ready = contents.withLock { contents in
+            contents.subscriptions += 1
+            for value in contents.pending { continuation.yield(value) }
+            contents.pending = []
+            contents.continuation = continuation
+            let count = contents.subscriptions
+            defer { contents.waiters.removeAll { $0.count <= count } }
+            return contents.waiters.filter { $0.count <= count }.map(\.continuation)
+        }
+        for waiter in ready { waiter.resume() }
+        return stream
+    }
+
+    /// Returns once `count` subscriptions have been made.
+    func subscribed(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reached = contents.withLock { contents in
+                if contents.subscriptions < count { contents.waiters.append((count, continuation)) }
+                return contents.subscriptions >= count
+            }
+            if reached { continuation.resume() }
+        }
+    }
+
+    func send(_ value: String) {
+        contents.withLock { contents in
+            if case .enqueued = contents.continuation?.yield(value) { return }
+            contents.pending.append(value)
+        }
+    }
+
+    var subscriptions: Int {
+        contents.withLock { $0.subscriptions }
+    }
+}
+
+struct FeedReducer: Reducer {
+    let feed: RebindableFeed
+
+    func reduce(state: inout String, action: String) -> Effect<String> {
+        state = action
+        return .none
+    }
+
+    func bind() -> Effect<String> {
+        let feed = feed
+        return .sequence { send in
+            for await value in feed.subscribe() { await send(value) }
+        }
     }
 }
 

@@ -49,6 +49,8 @@ public final class TestStore<R: Reducer> {
     /// The index of the first recorded action no step has consumed yet.
     var cursor = 0
     private var isInstalled = false
+    /// Where the test store was made: a release with unreceived actions is reported there.
+    private let creation: CallSite
 
     /// Creates a store for the test; nothing runs until the first step. The store does not start itself
     /// (`startsAtInit: false`): ``Reducer/bind()`` runs at the ``start()`` step.
@@ -59,18 +61,40 @@ public final class TestStore<R: Reducer> {
     ///   - clock: The store's clock for timed effects, usually a ``TestClock``; default
     ///     `ContinuousClock()`.
     ///   - timeout: The default wait of `receive`, `finish` and `expect` (real time); default 10 s.
+    ///
+    /// With ``Exhaustivity/on``, a test store released while actions its effects produced were never received (no
+    /// `receive`, `skipReceivedActions()` or `finish()` took them) reports a failure at this call (TCA's `TestStore`
+    /// does the same): a test that stops early cannot pass by leaving its effects unchecked. Effects still running
+    /// then are cancelled with the store; `finish()` is the step that waits for them.
     public init(
         reducer: R,
         state: R.State,
         clock: any Clock<Duration> = ContinuousClock(),
-        timeout: Duration = .seconds(10)
+        timeout: Duration = .seconds(10),
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
     ) {
         FailureReporter.prepare()
+        self.creation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         // Not started at init: an exhaustive test asks for bind's actions with its `start()` step.
         self.store = Store(reducer: reducer, state: state, name: "test store", clock: clock, startsAtInit: false)
         self.recorder = TestStoreRecorder(initial: Snapshot(version: 0, state: state))
         self.baseline = state
         self.timeout = timeout
+    }
+
+    deinit {
+        guard exhaustivity == .on, isInstalled else { return }
+        let unreceived = recorder.actions(from: cursor).actions.filter { $0.fromEffect && !$0.dropped }
+        guard !unreceived.isEmpty else { return }
+        let list = unreceived.prefix(10).map { "  \(String(describing: $0.action))" }.joined(separator: "\n")
+        let more = unreceived.count > 10 ? "\n  … and \(unreceived.count - 10) more" : ""
+        creation.fail(
+            "The test store was released with \(unreceived.count) action(s) produced by effects and never received; "
+                + "receive them, call skipReceivedActions(), or end the test with finish():\n\(list)\(more)"
+        )
     }
 
     /// The newest state the store has reported.

@@ -187,7 +187,8 @@ public actor Store<R: Reducer> {
         startBind()
     }
 
-    /// The number of effect tasks still running (including cancelled ones not yet unwound).
+    /// The number of effect tasks still running (including cancelled ones not yet unwound), ``Reducer/bind()``'s
+    /// among them (which ``isIdle`` leaves out).
     ///
     /// For tests and metrics. Actions enqueued directly by ``Effect/just(_:)`` use no task.
     public var runningEffectCount: Int {

@@ -45,9 +45,9 @@ extension TestStore {
     /// within `timeout`.
     ///
     /// Woken by the store's state notifications, not by polling. Consumes nothing: in
-    /// ``Exhaustivity/on`` mode the actions that made the change still have to be received. Unlike
-    /// `Store.expect(_:_:timeout:fileID:filePath:line:column:)` it fails only at the timeout, not early
-    /// when the store is idle with another value.
+    /// ``Exhaustivity/on`` mode the actions that made the change still have to be received. Like
+    /// `Store.expect(_:_:timeout:fileID:filePath:line:column:)`, it returns at the first state with the
+    /// value and fails only at the timeout.
     ///
     /// - Parameters:
     ///   - keyPath: The part of the state to watch.

@@ -3,7 +3,8 @@ import Locking
 extension Store {
     /// A registered state observer: a plain callback (``observe(_:)``), or a stream's callback that
     /// returns `false` when it wants to be removed, with what finishes the stream when the store stops
-    /// (``states(bufferingPolicy:)``, ``states(_:bufferingPolicy:)``). Two cases rather than one wrapping closure, so a plain observer costs no extra closure context.
+    /// (``states(bufferingPolicy:)``, ``states(_:bufferingPolicy:)``). Two cases rather than one wrapping closure, so
+    /// a plain observer costs no extra closure context.
     enum Observer: Sendable {
         case callback(@Sendable (Snapshot<R.State>) -> Void)
         case untilFalse(@Sendable (Snapshot<R.State>) -> Bool, finish: @Sendable () -> Void)

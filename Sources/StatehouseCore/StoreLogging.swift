@@ -15,6 +15,7 @@
 ///            store NAME: action tick (from an effect) dropped at version 5 (its effect was cancelled or the store reset)
 ///            store NAME: action increment dropped at version 5 (the store is stopped)
 ///            store NAME: reset → version 6
+///            store NAME: reset keeping state → version 6 (state unchanged)
 /// .state     store NAME: state at version 4: State(count: 4)
 /// ```
 /// `.actions` gives one line per action taken from the mailbox, reduced or dropped, with the version right after it
@@ -65,7 +66,7 @@ public struct StoreLogging: OptionSet, Sendable, Hashable {
         guard line.hasPrefix(head) else { return false }
         let rest = line.utf8.dropFirst(head.utf8.count)
         return rest.starts(with: "action ".utf8) || rest.starts(with: "reset → ".utf8)
-            || rest.starts(with: "state at version ".utf8)
+            || rest.starts(with: "reset keeping state → ".utf8) || rest.starts(with: "state at version ".utf8)
     }
 
     /// `String(describing: value)` on one line (line breaks and other control characters escaped as `\n`, `\r`,

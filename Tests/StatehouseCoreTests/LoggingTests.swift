@@ -100,6 +100,9 @@ import Testing
             "store tally: state at version 3: State(count: 1, last: 0, outOfOrder: 0, value: 0)",
             "store tally: reset keeping state → version 3 (state unchanged)",
         ])
+        // A logger with levels tells every one of them from a failure line (the server writes them at `info`).
+        #expect(lines.values.allSatisfy { StoreLogging.isLoggingLine($0, storeName: "tally") })
+        #expect(!StoreLogging.isLoggingLine("store tally: effect failed: offline", storeName: "tally"))
     }
 
     @Test func setLoggingAndDebugChangeItFromTheNextAction() async {

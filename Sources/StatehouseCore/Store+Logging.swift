@@ -27,7 +27,7 @@ extension Store {
             } else {
                 outcome = " → version \(version)\(changed ? "" : " (state unchanged)")"
             }
-            log("store \(name): action \(StoreLogging.describe(action))\(origin)\(outcome)")
+            log("store \(name): action \(StoreLogging.describe(action))\(origin)\(outcome)", .record)
         }
         if changed { logState() }
     }
@@ -37,13 +37,13 @@ extension Store {
     func logReset(_ mode: ResetMode, changed: Bool) {
         if logging.contains(.actions) {
             let kind = mode == .keepingState ? "reset keeping state" : "reset"
-            log("store \(name): \(kind) → version \(version)\(changed ? "" : " (state unchanged)")")
+            log("store \(name): \(kind) → version \(version)\(changed ? "" : " (state unchanged)")", .record)
         }
         if changed { logState() }
     }
 
     private func logState() {
         guard logging.contains(.state) else { return }
-        log("store \(name): state at version \(version): \(StoreLogging.describe(state))")
+        log("store \(name): state at version \(version): \(StoreLogging.describe(state))", .record)
     }
 }

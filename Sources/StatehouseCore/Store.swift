@@ -65,7 +65,7 @@ public actor Store<R: Reducer> {
     public nonisolated let initialState: R.State
     let name: String
     let clock: StoreClock
-    let logger: (@Sendable (String) -> Void)?
+    let logger: (@Sendable (String, StoreLogLineKind) -> Void)?
     let mailbox = Mailbox<Envelope>()
     /// The pool, or the executor given at init.
     nonisolated let home: StoreHome
@@ -126,6 +126,31 @@ public actor Store<R: Reducer> {
         name: String = "store",
         clock: any Clock<Duration> = ContinuousClock(),
         logger: (@Sendable (String) -> Void)? = nil,
+        logging: StoreLogging = [],
+        executor: (any StoreExecutor)? = nil,
+        recovered: Snapshot<R.State>? = nil,
+        journal: StoreJournal<R.Action, R.State>? = nil,
+        startsAtInit: Bool = true
+    ) {
+        var lineLogger: (@Sendable (String, StoreLogLineKind) -> Void)?
+        if let logger { lineLogger = { line, _ in logger(line) } }
+        self.init(
+            reducer: reducer, state: state, name: name, clock: clock, lineLogger: lineLogger, logging: logging,
+            executor: executor, recovered: recovered, journal: journal, startsAtInit: startsAtInit)
+    }
+
+    /// Creates a store whose logger is told what each line is about (``StoreLogLineKind``): a logger with levels
+    /// writes ``StoreLogging``'s records and the problems at different ones. The other parameters are those of
+    /// ``init(reducer:state:name:clock:logger:logging:executor:recovered:journal:startsAtInit:)``.
+    ///
+    /// - Parameter lineLogger: Receives every line the store writes and its kind; `nil` writes the line to
+    ///   standard error.
+    public init(
+        reducer: R,
+        state: R.State,
+        name: String = "store",
+        clock: any Clock<Duration> = ContinuousClock(),
+        lineLogger logger: (@Sendable (String, StoreLogLineKind) -> Void)?,
         logging: StoreLogging = [],
         executor: (any StoreExecutor)? = nil,
         recovered: Snapshot<R.State>? = nil,
@@ -201,10 +226,10 @@ public actor Store<R: Reducer> {
         Int(actionCounts.dropped)
     }
 
-    /// Writes one line to the logger, or to standard error without one.
-    nonisolated func log(_ line: String) {
+    /// Writes one line of the given kind to the logger, or to standard error without one.
+    nonisolated func log(_ line: String, _ kind: StoreLogLineKind = .problem) {
         if let logger {
-            logger(line)
+            logger(line, kind)
         } else {
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }

@@ -58,17 +58,6 @@ public struct StoreLogging: OptionSet, Sendable, Hashable {
         }
     }
 
-    /// Whether `line`, given to the `logger:` of the store named `storeName`, is one of the lines above (an action,
-    /// a reset, a state) rather than one about a failure (an effect error, an event of a foreign type, a journal
-    /// write undone): a logger that writes lines at levels can so put these at a lower one.
-    public static func isLoggingLine(_ line: String, storeName: String) -> Bool {
-        let head = "store \(storeName): "
-        guard line.hasPrefix(head) else { return false }
-        let rest = line.utf8.dropFirst(head.utf8.count)
-        return rest.starts(with: "action ".utf8) || rest.starts(with: "reset → ".utf8)
-            || rest.starts(with: "reset keeping state → ".utf8) || rest.starts(with: "state at version ".utf8)
-    }
-
     /// `String(describing: value)` on one line (line breaks and other control characters escaped as `\n`, `\r`,
     /// `\t`, `\u{…}`) and at most ``maxDescriptionBytes`` UTF-8 bytes long before the `… (N bytes in all)` that marks
     /// a cut.
@@ -95,4 +84,14 @@ public struct StoreLogging: OptionSet, Sendable, Hashable {
         }
         return out
     }
+}
+
+/// What a line a ``Store`` writes to its logger is about, for a logger with levels (``Store/init(reducer:state:name:clock:lineLogger:logging:executor:recovered:journal:startsAtInit:)``;
+/// the server writes records at `info` and problems at `warning`).
+public enum StoreLogLineKind: Sendable {
+    /// A line ``StoreLogging`` asked for: an action reduced or dropped, a reset, a new state.
+    case record
+    /// A line about something that went wrong: an effect error without `catch:`, an emitted event of a foreign type,
+    /// journaled batches undone.
+    case problem
 }

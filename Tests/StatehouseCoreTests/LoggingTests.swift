@@ -100,9 +100,36 @@ import Testing
             "store tally: state at version 3: State(count: 1, last: 0, outOfOrder: 0, value: 0)",
             "store tally: reset keeping state → version 3 (state unchanged)",
         ])
-        // A logger with levels tells every one of them from a failure line (the server writes them at `info`).
-        #expect(lines.values.allSatisfy { StoreLogging.isLoggingLine($0, storeName: "tally") })
-        #expect(!StoreLogging.isLoggingLine("store tally: effect failed: offline", storeName: "tally"))
+    }
+
+    /// A logger with levels is told what each line is about: the lines `logging` asks for are records (the server
+    /// writes them at `info`), an effect error is a problem (`warning`).
+    @Test func aLineLoggerIsToldRecordsFromProblems() async {
+        let lines = Recorder<String>()
+        let kinds = Recorder<StoreLogLineKind>()
+        let store = Store(
+            reducer: Script(script: { action in
+                guard action == .trigger("fail") else { return .none }
+                return Effect.single { throw TestError(description: "boom") }.cancellable("later")
+            }),
+            state: .init(), name: "lines",
+            lineLogger: { line, kind in
+                lines.append(line)
+                kinds.append(kind)
+            },
+            logging: .all)
+        _ = await store.send(.event("seen"))
+        await store.reset(.keepingState)
+        _ = await store.send(.trigger("fail"))
+        await store.untilIdle()
+        #expect(lines.values == [
+            "store lines: action event(\"seen\") → version 1",
+            "store lines: state at version 1: State(events: [\"seen\"], ticks: 0)",
+            "store lines: reset keeping state → version 1 (state unchanged)",
+            "store lines: action trigger(\"fail\") → version 1 (state unchanged)",
+            "store lines: effect later failed: boom",
+        ])
+        #expect(kinds.values == [.record, .record, .record, .record, .problem])
     }
 
     @Test func setLoggingAndDebugChangeItFromTheNextAction() async {

@@ -24,10 +24,11 @@ final class TypedStore<R: ServableReducer>: Sendable {
 
     /// Where the store is written (nil: in memory only).
     let persistence: StorePersistence?
-    /// Writes one line with `store=<name>` to the server's logger: at `info` for the store's ``StoreLogging`` lines
+    /// Writes one line with `store=<name>` to the server's logger: at `info` for the store's ``StoreLogging`` records
     /// (actions, states), at `warning` for the others (effect errors, events not sent). Shared with ``store`` (one
-    /// closure per store, 16 bytes here: the metadata is built only when a line is written).
-    let warn: @Sendable (String) -> Void
+    /// closure per store, 16 bytes here: the metadata is built only when a line is written). The store says which kind
+    /// each line is (``StatehouseCore/StoreLogLineKind``).
+    let log: @Sendable (String, StoreLogLineKind) -> Void
 
     /// A store at `state` (version 0), or, with `persistence`, the store its database holds: its latest snapshot and
     /// the actions after it replayed through the reducer (no effect runs), its epoch, and the last `historySize`
@@ -41,15 +42,14 @@ final class TypedStore<R: ServableReducer>: Sendable {
         self.name = name
         self.payloadless = payloadless
         self.persistence = persistence
-        let warn: @Sendable (String) -> Void = { line in
-            let level: Logger.Level = StoreLogging.isLoggingLine(line, storeName: name) ? .info : .warning
-            logger.log(level, line, metadata: ["store": name])
+        let log: @Sendable (String, StoreLogLineKind) -> Void = { line, kind in
+            logger.log(kind == .record ? .info : .warning, line, metadata: ["store": name])
         }
-        self.warn = warn
+        self.log = log
         guard let persistence else {
             fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
             store = Store(
-                reducer: R(), state: state, name: name, logger: warn, logging: logging, executor: executor,
+                reducer: R(), state: state, name: name, lineLogger: log, logging: logging, executor: executor,
                 startsAtInit: false)
             return
         }
@@ -68,7 +68,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
             initialJSON: versions[0].json)
         for (version, json) in versions.dropFirst() { fanout.stateChanged(version: version, json: json) }
         store = Store(
-            reducer: R(), state: state, name: name, logger: warn, logging: logging, executor: executor,
+            reducer: R(), state: state, name: name, lineLogger: log, logging: logging, executor: executor,
             recovered: recovered, journal: Self.journal(persistence), startsAtInit: false)
     }
 
@@ -113,7 +113,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
         }
         _ = await store.observeEvents { [self] event in
             guard let fsa = FluxStandardActionEncoding.encode(event) else {
-                warn("store \(name): an event of type \(type(of: event)) is not an enum case; not sent")
+                log("store \(name): an event of type \(type(of: event)) is not an enum case; not sent", .problem)
                 return
             }
             fanout.eventEmitted(fsa)

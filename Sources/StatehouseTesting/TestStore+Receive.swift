@@ -148,7 +148,7 @@ extension TestStore {
         var skipped: [String] = []
         while true {
             let (recent, generation) = recorder.actions(from: cursor)
-            if let index = recent.firstIndex(where: { $0.fromEffect && !$0.dropped }) {
+            if let index = recent.firstIndex(where: \.isReceivable) {
                 let entry = recent[index]
                 if matches(entry.action) {
                     assertState(after: entry, step: step, update: update, at: site)

@@ -22,7 +22,7 @@ extension TestStore {
         // tap too (observers are called first, in the same turn).
         _ = await store.version
         let recent = recorder.actions(from: cursor).actions
-        if strict, !recent.contains(where: { $0.fromEffect && !$0.dropped }) {
+        if strict, !recent.contains(where: \.isReceivable) {
             site.fail("There were no received actions to skip; pass strict: false when that is fine")
         }
         skipUnasserted(upTo: recent.endIndex, before: "skipReceivedActions()", report: false, at: site)

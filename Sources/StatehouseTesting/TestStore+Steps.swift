@@ -12,11 +12,11 @@ extension TestStore {
     func skipUnasserted(upTo end: Int, before context: String, report: Bool = true, at site: CallSite) {
         let recent = recorder.actions(from: cursor).actions
         let skipped = recent[recent.startIndex..<min(max(end, recent.startIndex), recent.endIndex)]
-        let received = skipped.filter { $0.fromEffect && !$0.dropped }
+        let received = skipped.filter(\.isReceivable)
         if report, exhaustivity == .on, !received.isEmpty {
-            let list = received.map { "  \(String(describing: $0.action))" }.joined(separator: "\n")
             site.fail(
-                "Must receive \(received.count) action(s) produced by effects before \(context); unreceived:\n\(list)"
+                "Must receive \(received.count) action(s) produced by effects before \(context); unreceived:\n"
+                    + RecordedAction.list(received)
             )
         }
         if let last = skipped.last(where: { !$0.dropped }), let state = recorder.state(at: last.version) {

@@ -87,9 +87,9 @@ public final class TestStore<R: Reducer> {
 
     deinit {
         guard exhaustivity == .on, isInstalled else { return }
-        let unreceived = recorder.actions(from: cursor).actions.filter { $0.fromEffect && !$0.dropped }
+        let unreceived = recorder.actions(from: cursor).actions.filter(\.isReceivable)
         guard !unreceived.isEmpty else { return }
-        let list = unreceived.prefix(10).map { "  \(String(describing: $0.action))" }.joined(separator: "\n")
+        let list = RecordedAction.list(unreceived.prefix(10))
         let more = unreceived.count > 10 ? "\n  … and \(unreceived.count - 10) more" : ""
         creation.fail(
             "The test store was released with \(unreceived.count) action(s) produced by effects and never received; "

@@ -11,6 +11,14 @@ struct RecordedAction<Action: Sendable>: Sendable {
     let dropped: Bool
     /// The store's version right after it was handled.
     let version: UInt64
+
+    /// Whether a step must `receive` it: produced by an effect and reduced.
+    var isReceivable: Bool { fromEffect && !dropped }
+
+    /// One indented line per action, for a failure message that lists unreceived actions.
+    static func list(_ entries: some Collection<RecordedAction>) -> String {
+        entries.map { "  \(String(describing: $0.action))" }.joined(separator: "\n")
+    }
 }
 
 /// What the store's tap and observer have reported, plus waiters for the next report.

@@ -97,7 +97,9 @@ let package = Package(
 
         // Test clients on plain POSIX sockets, independent of the server's own transport code.
         .target(name: "StatehouseTestClients", dependencies: ["Locking", "CCrypto"], swiftSettings: strict),
-        .testTarget(name: "StatehouseCoreTests", dependencies: ["Locking", "StatehouseCore"], swiftSettings: strict),
+        .testTarget(
+            name: "StatehouseCoreTests", dependencies: ["Locking", "StatehouseCore", "StatehouseTestClients"],
+            swiftSettings: strict),
         .testTarget(
             name: "StatehouseTestingTests",
             dependencies: ["StatehouseTesting", "StatehouseCore"],
@@ -105,7 +107,7 @@ let package = Package(
         ),
         // OneWay's README and StoreTests and GoodReactor's README flow, ported (docs/migrating.md).
         .testTarget(
-            name: "MigrationTests", dependencies: ["Locking", "StatehouseCore", "StatehouseTesting"],
+            name: "MigrationTests", dependencies: ["Locking", "StatehouseCore", "StatehouseTesting", "StatehouseTestClients"],
             swiftSettings: strict),
         // XCTest test cases on TestStore and Store.expect: their failures must reach XCTest (the rest use Swift Testing).
         .testTarget(

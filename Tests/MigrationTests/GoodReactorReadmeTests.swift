@@ -1,4 +1,5 @@
 import StatehouseCore
+import StatehouseTestClients
 import StatehouseTesting
 import Testing
 
@@ -15,14 +16,14 @@ import Testing
     @Test func loginFlow() async throws {
         let services = LoginServices()
         let store = Store(reducer: LoginReducer(services: services), state: LoginReducer.State())
-        let destinations = Recorded<LoginReducer.Destination>()
+        let destinations = Recorder<LoginReducer.Destination>()
         _ = await store.observeEvents { destinations.append($0) }
 
         await store.send(.setUsername("ada"))
         let settled = try await store.sendAndSettle(.login(username: "ada", password: "secret"), timeout: .seconds(10))
 
         #expect(settled.state.credentials == LoginReducer.Credentials(token: "token-for-ada"))
-        #expect(destinations.all == [.homeScreen])
+        #expect(destinations.values == [.homeScreen])
     }
 
     /// The README's `transform()` subscribing to an outside timer, started by `start()` from a view's `.task`. In

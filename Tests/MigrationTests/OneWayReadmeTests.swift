@@ -1,5 +1,6 @@
 import Locking
 import StatehouseCore
+import StatehouseTestClients
 import StatehouseTesting
 import Testing
 

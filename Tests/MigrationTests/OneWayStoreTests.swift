@@ -1,4 +1,5 @@
 import StatehouseCore
+import StatehouseTestClients
 import StatehouseTesting
 import Testing
 
@@ -209,7 +210,7 @@ import Testing
     /// OneWay's test only calls the API (its logging is a no-op outside Apple DEBUG builds); here the lines are
     /// checked.
     @Test func loggingOptions() async {
-        let lines = LogLines()
+        let lines = Recorder<String>()
         let all = Store(
             reducer: OneWayTestReducer(clock: TestClock()), state: .init(count: 0, text: ""),
             logger: { lines.append($0) }, logging: .all)
@@ -220,7 +221,7 @@ import Testing
         await all.send(.response("x"))
         await all.setLogging(.state)
         await all.send(.response("y"))
-        let logged = lines.all
+        let logged = lines.values
         #expect(logged.count { $0.contains("increment") } == 1)
         #expect(logged.contains { $0.contains("response") && $0.contains("\"x\"") })
         #expect(logged.contains { $0.contains("\"y\"") })

@@ -1,4 +1,5 @@
 import StatehouseCore
+import StatehouseTestClients
 import Testing
 
 private typealias Continuation = AsyncStream<Script.Action>.Continuation

@@ -1,4 +1,5 @@
 import StatehouseCore
+import StatehouseTestClients
 import Testing
 
 /// A reducer with out-of-band events.

@@ -1,5 +1,6 @@
 import Foundation
 import StatehouseCore
+import StatehouseTestClients
 import Testing
 
 struct FetchError: Error, Equatable, Hashable, Codable {

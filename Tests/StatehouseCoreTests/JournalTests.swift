@@ -1,5 +1,6 @@
 import Foundation
 import StatehouseCore
+import StatehouseTestClients
 import Testing
 import Synchronization
 import Locking

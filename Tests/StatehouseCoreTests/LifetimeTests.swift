@@ -1,4 +1,5 @@
 import StatehouseCore
+import StatehouseTestClients
 import Testing
 
 /// A store whose last reference goes away cancels its effects (OneWay cancels them in its store's `deinit`): its

@@ -1,4 +1,5 @@
 import StatehouseCore
+import StatehouseTestClients
 import Testing
 
 /// `StoreLogging`: the lines a store writes to its injected logger about actions and states.

@@ -1,4 +1,5 @@
 import StatehouseCore
+import StatehouseTestClients
 import Testing
 
 @Suite struct ResetTests {

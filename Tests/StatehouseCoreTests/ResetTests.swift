@@ -4,15 +4,7 @@ import Testing
 
 @Suite struct ResetTests {
     @Test func noActionOfARunningSequenceIsReducedAfterTheReset() async {
-        let store = Store(
-            reducer: Script(script: { action in
-                guard action == .trigger("go") else { return .none }
-                return .sequence { send in
-                    while !Task.isCancelled { await send(.tick) }
-                }
-            }),
-            state: .init()
-        )
+        let store = tickingStore()
         _ = await store.send(.trigger("go"))
         #expect(await eventually { await store.state.ticks >= 3 })
         let afterReset = await store.reset(.restoringInitialState)
@@ -97,15 +89,7 @@ import Testing
     }
 
     @Test func keepingResetCancelsEffectsAndLeavesStateAndVersion() async {
-        let store = Store(
-            reducer: Script(script: { action in
-                guard action == .trigger("go") else { return .none }
-                return .sequence { send in
-                    while !Task.isCancelled { await send(.tick) }
-                }
-            }),
-            state: .init()
-        )
+        let store = tickingStore()
         _ = await store.send(.trigger("go"))
         #expect(await eventually { await store.state.ticks >= 3 })
         let seen = Recorder<UInt64>()

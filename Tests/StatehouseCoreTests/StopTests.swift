@@ -4,15 +4,7 @@ import Testing
 @Suite struct StopTests {
     /// A stop cancels running effects and drops every later action; state and version stay.
     @Test func stopCancelsEffectsAndDropsLaterActions() async {
-        let store = Store(
-            reducer: Script(script: { action in
-                guard action == .trigger("go") else { return .none }
-                return .sequence { send in
-                    while !Task.isCancelled { await send(.tick) }
-                }
-            }),
-            state: .init()
-        )
+        let store = tickingStore()
         _ = await store.send(.trigger("go"))
         #expect(await eventually { await store.state.ticks >= 3 })
         let stopped = await withCheckedContinuation { continuation in

@@ -16,6 +16,19 @@ func eventually(
     return true
 }
 
+/// A store in which `.trigger("go")` starts an effect that sends `.tick` until it is cancelled (by a reset or a stop).
+func tickingStore() -> Store<Script> {
+    Store(
+        reducer: Script(script: { action in
+            guard action == .trigger("go") else { return .none }
+            return .sequence { send in
+                while !Task.isCancelled { await send(.tick) }
+            }
+        }),
+        state: .init()
+    )
+}
+
 /// Waits until the store has no running effect task and no live run.
 func settle<R: Reducer>(_ store: Store<R>) async -> Bool {
     await eventually {

@@ -41,14 +41,14 @@ public struct ReducerCatalog: Sendable {
             return try JSONValueDecoder().decode(R.State.self, from: json)
         }
         initialStates[reducerName] = { declaration in TypedStore<R>.encode(try initialState(declaration)) }
-        // One table of payloadless actions for all of R's stores: an action's decoding is a function of its JSON
-        // alone (ServableReducer), and a table per store cost 112 heap bytes per idle store (StoreMemoryTests).
-        let payloadless = PayloadlessActions<R.Action>()
+        // One table of decoded actions for all of R's stores: an action's decoding is a function of its JSON alone
+        // (ServableReducer), and a table per store cost 112 heap bytes per idle store (StoreMemoryTests).
+        let decoded = DecodedActions<R.Action>()
         factories[reducerName] = { declaration, historySize, executor, persistence, recovery, logger in
             let state = try initialState(declaration)
             return try TypedStore<R>.hosted(
                 name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor,
-                persistence: persistence, recovery: recovery, payloadless: payloadless, logging: declaration.log,
+                persistence: persistence, recovery: recovery, decoded: decoded, logging: declaration.log,
                 logger: logger)
         }
         replayers[reducerName] = { database, stored, target, verify in

@@ -8,7 +8,7 @@ import Locking
 /// One `Store<R>` with the typed half of hosting it: actions decoded from JSON and bound to the store, states encoded
 /// to JSON at most once per version (the broadcast and the replies share one encoding), events sent as FSAs.
 ///
-/// ``hosted(name:reducerName:state:historySize:executor:persistence:recovery:payloadless:logging:logger:)`` wraps it in a ``HostedStore``; call it where `R` is
+/// ``hosted(name:reducerName:state:historySize:executor:persistence:recovery:decoded:logging:logger:)`` wraps it in a ``HostedStore``; call it where `R` is
 /// concrete (``ReducerCatalog/register(_:as:)``), so the closures it makes are compiled for `R`.
 ///
 /// ## Thread safety
@@ -17,8 +17,11 @@ final class TypedStore<R: ServableReducer>: Sendable {
     let name: String
     let fanout: StoreFanout
     let store: Store<R>
-    /// Actions without payload, decoded once per type; shared by every store of `R` in one catalog.
-    let payloadless: PayloadlessActions<R.Action>
+    /// Actions decoded before (without payload by type; small bodies by their bytes); shared by every store of `R` in
+    /// one catalog.
+    let decoded: DecodedActions<R.Action>
+    /// Actions without payload, decoded once per type.
+    var payloadless: PayloadlessActions<R.Action> { decoded.payloadless }
     /// The last state encoded (every caller runs on the store's executor; the lock costs an uncontended atomic).
     private let cached = Locked<StateReply?>(nil)
 
@@ -37,10 +40,10 @@ final class TypedStore<R: ServableReducer>: Sendable {
     /// - Throws: ``RecoveryError`` when a snapshot or an action of the journal does not decode.
     init(
         name: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?, persistence: StorePersistence? = nil,
-        recovery: StoreRecovery? = nil, payloadless: PayloadlessActions<R.Action>, logging: StoreLogging = [], logger: Logger
+        recovery: StoreRecovery? = nil, decoded: DecodedActions<R.Action>, logging: StoreLogging = [], logger: Logger
     ) throws(RecoveryError) {
         self.name = name
-        self.payloadless = payloadless
+        self.decoded = decoded
         self.persistence = persistence
         let log: @Sendable (String, StoreLogLineKind) -> Void = { line, kind in
             logger.log(kind == .record ? .info : .warning, line, metadata: ["store": name])
@@ -75,12 +78,12 @@ final class TypedStore<R: ServableReducer>: Sendable {
     /// A new store of `R`, hosted.
     static func hosted(
         name: String, reducerName: String, state: R.State, historySize: Int, executor: (any StoreExecutor)?,
-        persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil, payloadless: PayloadlessActions<R.Action>,
+        persistence: StorePersistence? = nil, recovery: StoreRecovery? = nil, decoded: DecodedActions<R.Action>,
         logging: StoreLogging = [], logger: Logger
     ) throws(RecoveryError) -> HostedStore {
         let typed = try TypedStore(
             name: name, state: state, historySize: historySize, executor: executor, persistence: persistence,
-            recovery: recovery, payloadless: payloadless, logging: logging, logger: logger)
+            recovery: recovery, decoded: decoded, logging: logging, logger: logger)
         let operations = HostedStore.Operations(
             start: { await typed.start() },
             control: { command in
@@ -122,6 +125,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
     }
 
     func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> {
+        if let known = decoded.action(body: actionJSON) { return .success(bind(last: known)) }
         do {
             let value: JSONValue
             do {
@@ -149,7 +153,9 @@ final class TypedStore<R: ServableReducer>: Sendable {
                 }
                 return .success(bind(leading: actions.dropLast(), last: actions[actions.count - 1]))
             }
-            return .success(bind(last: try FluxStandardAction<R.Action>.decode(value, payloadless: payloadless)))
+            let action = try FluxStandardAction<R.Action>.decode(value, payloadless: payloadless)
+            decoded.keep(action, body: actionJSON)
+            return .success(bind(last: action))
         } catch {
             return .failure(ActionErrorMessage.apiError(for: error, actionTypes: R.actionTypes, body: actionJSON))
         }

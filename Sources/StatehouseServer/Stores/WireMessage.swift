@@ -7,7 +7,7 @@ enum WireMessage {
     /// `{"store":…,"version":…,"state":…}`: the body of `GET /stores/{name}` and `POST …/actions`.
     static func storeState(store: String, _ reply: StateReply, resumed: Bool? = nil) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(48 + store.utf8.count + reply.state.count)
+        out.reserveCapacity(64 + store.utf8.count + reply.state.count)  // 52 fixed bytes with a 20-digit version
         out.appendLiteral("{\"store\":")
         JSONValue.writeString(store, into: &out)
         out.appendLiteral(",\"version\":")

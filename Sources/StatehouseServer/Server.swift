@@ -309,10 +309,13 @@ public final class Server: @unchecked Sendable {
         _ = stopped.wait(timeout: .now() + .seconds(1))
     }
 
+    /// Starts every store and returns once they have started. The starting task prefers the first loop as its
+    /// executor, so it needs no thread of Swift's cooperative pool: `start()` may be called from async code on a
+    /// machine whose pool threads are all busy or blocked (a 1- or 2-core machine) without deadlocking.
     private func startStores() {
         let done = DispatchSemaphore(value: 0)
         let stores = Array(self.stores.values)
-        Task {
+        Task(executorPreference: loops[0]) {
             for store in stores { await store.start() }
             done.signal()
         }

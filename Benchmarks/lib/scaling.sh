@@ -27,6 +27,9 @@ SCALING_CONNS=${SCALING_CONNS:-64}
 SCALING_SECONDS=${SCALING_SECONDS:-5}
 SCALING_STORES=${SCALING_STORES:-1000}
 SCALING_THROUGHPUT=${SCALING_THROUGHPUT:-1}
+# SCALING_NICE=-10 (root only) runs the server and httprate of the fixed-rate table at that niceness, so that other
+# work on a shared machine (builds) takes less CPU from them; the closed-loop rows run at 0 as the other scenarios do.
+SCALING_NICE=${SCALING_NICE:-0}
 
 # scaling_config LOOPS: writes a copy of statehouse-bench.json with listen.eventLoops = LOOPS; prints its path.
 scaling_config() {
@@ -69,14 +72,14 @@ loop_shares() {
 }
 
 # rate_run RATE SECONDS TARGET...: one httprate load (TARGET: --store NAME or --stores N --prefix P) against the
-# started server; prints "per_s p50_us p99_us us_per_req loop0_cores loop1_cores other_cores loop1_wait unsent+non2xx
-# shares client_cores" (loop1 fields 0 with one loop). Loop threads are the server's threads named statehouse-loop,
+# started server; prints "per_s p50_us p99_us us_per_req loop0_cores loop1_cores other_cores loop0_wait loop1_wait
+# unsent+non2xx shares client_cores" (loop1 fields 0 with one loop; waits: cores' worth of time runnable, not running). Loop threads are the server's threads named statehouse-loop,
 # in the order they started (thread ids): loop 0 first.
 rate_run() {
   local rate=$1 s=$2 out line before after
   shift 2
   before=$(loop_read_bytes)
-  out=$(timeout $((s + 30)) taskset -c 1 "$BENCH/.build/httprate" --port "$SERVER_PORT" --rate "$rate" \
+  out=$(timeout $((s + 30)) nice -n "$SCALING_NICE" taskset -c 1 "$BENCH/.build/httprate" --port "$SERVER_PORT" --rate "$rate" \
     --conns "$SCALING_CONNS" --seconds "$s" --warmup 1 --pid "$SERVER_PID" --max-seconds $((s + 20)) "$@" \
     2>>"$WORK/httprate.err" || true)
   after=$(loop_read_bytes)
@@ -86,20 +89,21 @@ rate_run() {
     /^THREAD/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
       if (f["name"] == "statehouse-loop") { loop[n++] = f["cpu_ms"]; wait[n - 1] = f["wait_ms"] } else other += f["cpu_ms"] }
     END { m = split(line, kvs, " "); for (i = 2; i <= m; i++) { split(kvs[i], kv, "="); r[kv[1]] = kv[2] }
-      printf "%s %s %s %s %.2f %.2f %.2f %.2f %d %s %.2f\n", r["per_s"], r["p50_us"], r["p99_us"], r["server_us_per_req"],
-        loop[0] / 1000 / s, loop[1] / 1000 / s, other / 1000 / s, wait[1] / 1000 / s, r["unsent"] + r["non2xx"], shares,
+      printf "%s %s %s %s %.2f %.2f %.2f %.2f %.2f %d %s %.2f\n", r["per_s"], r["p50_us"], r["p99_us"],
+        r["server_us_per_req"], loop[0] / 1000 / s, loop[1] / 1000 / s, other / 1000 / s, wait[0] / 1000 / s,
+        wait[1] / 1000 / s, r["unsent"] + r["non2xx"], shares,
         r["client_cpu_ms"] / 1000 / s }' <<<"$out"
 }
 
 # rate_row LOOPS LOAD RATE OTHER TARGET...: RUNS rate_runs, one table row of medians.
 rate_row() {
-  local loops=$1 load=$2 rate=$3 other=$4 r a b c d e f g h i j k
+  local loops=$1 load=$2 rate=$3 other=$4 r a b c d e f g h w i j k
   shift 4
-  local per_s=() p50=() p99=() usreq=() l0=() l1=() oth=() w1=() bad=0 shares="" client=() proj=()
+  local per_s=() p50=() p99=() usreq=() l0=() l1=() oth=() w0=() w1=() bad=0 shares="" client=() proj=()
   for ((r = 0; r < RUNS; r++)); do
-    read -r a b c d e f g h i j k <<<"$(rate_run "$rate" "$SCALING_SECONDS" "$@")" || continue
+    read -r a b c d e f g w h i j k <<<"$(rate_run "$rate" "$SCALING_SECONDS" "$@")" || continue
     [[ -n $a ]] || continue
-    per_s+=("$a"); p50+=("$b"); p99+=("$c"); usreq+=("$d"); l0+=("$e"); l1+=("$f"); oth+=("$g"); w1+=("$h")
+    per_s+=("$a"); p50+=("$b"); p99+=("$c"); usreq+=("$d"); l0+=("$e"); l1+=("$f"); oth+=("$g"); w0+=("$w"); w1+=("$h")
     bad=$((bad + i)); shares=$j; client+=("$k")
     # projected: the busiest loop's CPU per answered request fills its core at 10^6 / µs req/s
     proj+=("$(awk -v a="$a" -v e="$e" -v f="$f" 'BEGIN {m = e > f ? e : f; if (m > 0) printf "%.0f", a / m; else print 0}')")
@@ -114,20 +118,21 @@ rate_row() {
     "$(printf '%s\n' "${p99[@]}" | median | awk '{printf "%.2f", $1/1000}')" \
     "$(printf '%s\n' "${usreq[@]}" | median)" "$(printf '%s\n' "${l0[@]}" | median)" \
     "$( ((loops > 1)) && printf '%s\n' "${l1[@]}" | median || echo "—")" "$(printf '%s\n' "${oth[@]}" | median)" \
-    "$( ((loops > 1)) && printf '%s\n' "${w1[@]}" | median || echo "—")" "$shares" "$projected" "$bad" "$other"
+    "$(printf '%s\n' "${w0[@]}" | median)$( ((loops > 1)) && printf ' / %s' "$(printf '%s\n' "${w1[@]}" | median)")" \
+    "$shares" "$projected" "$bad" "$other"
 }
 
 # scaling_fixed_rates: the fixed-rate table, counter load then stores load, for every loop count.
 scaling_fixed_rates() {
   local loops other rate line before after
   echo
-  echo "#### fixed offered load: httprate (CPU 1), POST {\"type\":\"increment\"}, $SCALING_CONNS keep-alive connections, ${SCALING_SECONDS} s per run after 1 s"
+  echo "#### fixed offered load: httprate (CPU 1), POST {\"type\":\"increment\"}, $SCALING_CONNS keep-alive connections, ${SCALING_SECONDS} s per run after 1 s, medians of $RUNS runs, niceness $SCALING_NICE"
   echo
-  echo "| event loops (server CPUs) | load | offered req/s | answered req/s | p50 ms | p99 ms | server CPU µs/req | loop 0 (cores) | loop 1 (cores) | other threads (cores) | loop 1 waiting for CPU (cores) | bytes read per loop % | projected req/s | unsent + non-2xx | other load |"
+  echo "| event loops (server CPUs) | load | offered req/s | answered req/s | p50 ms | p99 ms | server CPU µs/req | loop 0 (cores) | loop 1 (cores) | other threads (cores) | loops waiting for a CPU (cores) | bytes read per loop % | projected req/s | unsent + non-2xx | other load |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
   for loops in $SCALING_LOOPS; do
     other=$(wait_for_quiet)
-    if ! scaling_start "$loops"; then SCALING_SKIPPED=1; echo "| $(scaling_name "$loops") | skipped: $SCALING_SKIP_REASON ||||||||||||||"; continue; fi
+    if ! SERVER_NICE=$SCALING_NICE scaling_start "$loops"; then SCALING_SKIPPED=1; echo "| $(scaling_name "$loops") | skipped: $SCALING_SKIP_REASON ||||||||||||||"; continue; fi
     for rate in $SCALING_RATES; do rate_row "$loops" counter "$rate" "$other" --store counter; done
     before=$(loop_read_bytes)
     line=$(taskset -c 1 timeout 120 "$BENCH/.build/storeload" create --port "$SERVER_PORT" --prefix scale- \
@@ -144,9 +149,10 @@ scaling_fixed_rates() {
   done
   echo
   echo "Loop threads are the server's threads named statehouse-loop, loop 0 the first started; \"other threads\" is the"
-  echo "rest of the server (main thread, Swift's pool). \"loop 1 waiting for CPU\": time loop 1 was runnable but another"
-  echo "thread (the load generator) held CPU 1 (schedstat). \"bytes read per loop\": the requests each loop read (GET"
-  echo "/metrics before and after; the counter store's actor runs on loop 0, so a request read by loop 1 crosses twice)."
+  echo "rest of the server (main thread, Swift's pool). \"loops waiting for a CPU\": time each loop was runnable while"
+  echo "another thread held its CPU (schedstat; on CPU 1 the load generator, on either other people's work)."
+  echo "\"bytes read per loop\": the requests each loop read (GET /metrics before and after; the counter store's actor"
+  echo "runs on loop 0, so a request read by loop 1 crosses twice)."
   echo "\"projected req/s\": 10^6 / the busiest loop's CPU µs per request, the rate at which that loop would fill a core"
   echo "of its own. The $SCALING_STORES stores were made with PUT over 16 connections; their creation was read by the"
   echo "loops as $(for loops in $SCALING_LOOPS; do printf '%s loop(s): %s %%; ' "$loops" "${SCALING_PLACED[$loops]:-n/a}"; done)"

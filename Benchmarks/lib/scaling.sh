@@ -4,7 +4,8 @@
 # On a 2-core machine the load generator needs one core, so a closed loop (wrk) cannot show 1 -> 2 loops scaling:
 # the second loop and the load generator share CPU 1. Instead, Benchmarks/loadgen/httprate (CPU 1) offers the same
 # fixed rates (SCALING_RATES requests/s over SCALING_CONNS keep-alive connections, latency from each request's
-# scheduled time) to the server with 1 loop (CPU 0) and with 2 loops (CPUs 0 and 1), and reads the server's CPU per
+# scheduled time) to the server with 1 loop (CPU 0), 2 loops sharing CPU 0, and 2 loops on CPUs 0 and 1
+# (SCALING_SETUPS), and reads the server's CPU per
 # request and each thread's CPU (/proc/PID/task/*/schedstat) over the measured window; GET /metrics before and after
 # gives the bytes each loop read, so where the connections landed. Two loads:
 #   counter: every POST to the one configured store `counter`, whose actor runs on loop 0 (configured stores go to
@@ -21,6 +22,9 @@
 # SCALING_OMIT_KEY=1 leaves listen.eventLoops out of the configuration (only the CPU pinning differs): a dry run of
 # this scenario on a server that does not know the key yet.
 SCALING_LOOPS=${SCALING_LOOPS:-"1 2"}
+# The fixed-rate table's server setups, LOOPS:CPUS each: "2:0" is two loops sharing CPU 0 (what the second loop costs
+# per request, with no CPU shared with the load generator), "2:0,1" two loops on both CPUs.
+SCALING_SETUPS=${SCALING_SETUPS:-"1:0 2:0 2:0,1"}
 SCALING_OMIT_KEY=${SCALING_OMIT_KEY:-0}
 SCALING_RATES=${SCALING_RATES:-"10000 20000 30000 40000"}
 SCALING_CONNS=${SCALING_CONNS:-64}
@@ -45,12 +49,16 @@ PY
 }
 
 scaling_cpus() { (($1 == 1)) && echo 0 || echo 0,1; }
-scaling_name() { (($1 == 1)) && echo "1 loop, CPU 0" || echo "$1 loops, CPUs 0,1"; }
+# scaling_name LOOPS [CPUS]: "1 loop, CPU 0", "2 loops, CPUs 0,1" (CPUS default: scaling_cpus LOOPS).
+scaling_name() {
+  local cpus=${2:-$(scaling_cpus "$1")}
+  printf '%s loop%s, CPU%s %s\n' "$1" "$( (($1 > 1)) && echo s)" "$([[ $cpus == *,* ]] && echo s)" "$cpus"
+}
 
-# scaling_start LOOPS: starts statehouse with that many event loops. When it does not start: copies its log to stderr,
-# sets SCALING_SKIP_REASON and fails.
+# scaling_start LOOPS [CPUS]: starts statehouse with that many event loops (on CPUS, default scaling_cpus LOOPS). When
+# it does not start: copies its log to stderr, sets SCALING_SKIP_REASON and fails.
 scaling_start() {
-  STATEHOUSE_LOG=warning STATEHOUSE_CONFIG=$(scaling_config "$1") SERVER_CPUS=$(scaling_cpus "$1") \
+  STATEHOUSE_LOG=warning STATEHOUSE_CONFIG=$(scaling_config "$1") SERVER_CPUS=${2:-$(scaling_cpus "$1")} \
     start_server statehouse 2>"$WORK/scaling.err" && return 0
   echo "bench: scaling: statehouse did not start with listen.eventLoops=$1:" >&2; cat "$WORK/scaling.err" >&2
   if grep -q 'eventLoops: unknown key' "$WORK/scaling.err"; then SCALING_SKIP_REASON="this build rejects listen.eventLoops"
@@ -73,7 +81,8 @@ loop_shares() {
 
 # rate_run RATE SECONDS TARGET...: one httprate load (TARGET: --store NAME or --stores N --prefix P) against the
 # started server; prints "per_s p50_us p99_us us_per_req loop0_cores loop1_cores other_cores loop0_wait loop1_wait
-# unsent+non2xx shares client_cores" (loop1 fields 0 with one loop; waits: cores' worth of time runnable, not running). Loop threads are the server's threads named statehouse-loop,
+# unsent+non2xx shares client_cores runs_per_req" (loop1 fields 0 with one loop; waits: cores' worth of time runnable,
+# not running; runs_per_req: times the loop threads were put on a CPU, all loops, per answered request). Loop threads are the server's threads named statehouse-loop,
 # in the order they started (thread ids): loop 0 first.
 rate_run() {
   local rate=$1 s=$2 out line before after
@@ -87,36 +96,38 @@ rate_run() {
   if [[ $line == *error=* ]]; then echo "bench: scaling: httprate $rate $*: $line" >&2; return 1; fi
   awk -v s="$s" -v line="$line" -v shares="$(loop_shares "$before" "$after")" '
     /^THREAD/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-      if (f["name"] == "statehouse-loop") { loop[n++] = f["cpu_ms"]; wait[n - 1] = f["wait_ms"] } else other += f["cpu_ms"] }
+      if (f["name"] == "statehouse-loop") { loop[n + 0] = f["cpu_ms"]; wait[n + 0] = f["wait_ms"]; runs += f["runs"]; n++ }
+      else other += f["cpu_ms"] }
     END { m = split(line, kvs, " "); for (i = 2; i <= m; i++) { split(kvs[i], kv, "="); r[kv[1]] = kv[2] }
-      printf "%s %s %s %s %.2f %.2f %.2f %.2f %.2f %d %s %.2f\n", r["per_s"], r["p50_us"], r["p99_us"],
+      printf "%s %s %s %s %.2f %.2f %.2f %.2f %.2f %d %s %.2f %.3f\n", r["per_s"], r["p50_us"], r["p99_us"],
         r["server_us_per_req"], loop[0] / 1000 / s, loop[1] / 1000 / s, other / 1000 / s, wait[0] / 1000 / s,
-        wait[1] / 1000 / s, r["unsent"] + r["non2xx"], shares,
-        r["client_cpu_ms"] / 1000 / s }' <<<"$out"
+        wait[1] / 1000 / s, r["unsent"] + r["non2xx"], shares, r["client_cpu_ms"] / 1000 / s,
+        (r["completed"] > 0 ? runs / r["completed"] : 0) }' <<<"$out"
 }
 
-# rate_row LOOPS LOAD RATE OTHER TARGET...: RUNS rate_runs, one table row of medians.
+# rate_row SETUP LOAD RATE OTHER TARGET...: RUNS rate_runs, one table row of medians (SETUP: LOOPS:CPUS).
 rate_row() {
-  local loops=$1 load=$2 rate=$3 other=$4 r a b c d e f g h w i j k
+  local setup=$1 load=$2 rate=$3 other=$4 r a b c d e f g h w i j k x
+  local loops=${setup%%:*} cpus=${setup#*:}
   shift 4
-  local per_s=() p50=() p99=() usreq=() l0=() l1=() oth=() w0=() w1=() bad=0 shares="" client=() proj=()
+  local per_s=() p50=() p99=() usreq=() l0=() l1=() oth=() w0=() w1=() bad=0 shares="" client=() proj=() wake=()
   for ((r = 0; r < RUNS; r++)); do
-    read -r a b c d e f g w h i j k <<<"$(rate_run "$rate" "$SCALING_SECONDS" "$@")" || continue
+    read -r a b c d e f g w h i j k x <<<"$(rate_run "$rate" "$SCALING_SECONDS" "$@")" || continue
     [[ -n $a ]] || continue
     per_s+=("$a"); p50+=("$b"); p99+=("$c"); usreq+=("$d"); l0+=("$e"); l1+=("$f"); oth+=("$g"); w0+=("$w"); w1+=("$h")
-    bad=$((bad + i)); shares=$j; client+=("$k")
+    bad=$((bad + i)); shares=$j; client+=("$k"); wake+=("$x")
     # projected: the busiest loop's CPU per answered request fills its core at 10^6 / µs req/s
     proj+=("$(awk -v a="$a" -v e="$e" -v f="$f" 'BEGIN {m = e > f ? e : f; if (m > 0) printf "%.0f", a / m; else print 0}')")
   done
-  ((${#per_s[@]})) || { echo "| $(scaling_name "$loops") | $load | $rate | failed (see stderr) ||||||||||||"; return; }
+  ((${#per_s[@]})) || { echo "| $(scaling_name "$loops" "$cpus") | $load | $rate | failed (see stderr) |||||||||||||"; return; }
   local projected
   projected=$(printf '%s\n' "${proj[@]}" | median)
-  SCALING_PROJ[$loops $load $rate]=$projected
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(scaling_name "$loops")" "$load" \
+  SCALING_PROJ[$setup $load $rate]=$projected
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(scaling_name "$loops" "$cpus")" "$load" \
     "$rate" "$(printf '%s\n' "${per_s[@]}" | median)" \
     "$(printf '%s\n' "${p50[@]}" | median | awk '{printf "%.2f", $1/1000}')" \
     "$(printf '%s\n' "${p99[@]}" | median | awk '{printf "%.2f", $1/1000}')" \
-    "$(printf '%s\n' "${usreq[@]}" | median)" "$(printf '%s\n' "${l0[@]}" | median)" \
+    "$(printf '%s\n' "${usreq[@]}" | median)" "$(printf '%s\n' "${wake[@]}" | median)" "$(printf '%s\n' "${l0[@]}" | median)" \
     "$( ((loops > 1)) && printf '%s\n' "${l1[@]}" | median || echo "—")" "$(printf '%s\n' "${oth[@]}" | median)" \
     "$(printf '%s\n' "${w0[@]}" | median)$( ((loops > 1)) && printf ' / %s' "$(printf '%s\n' "${w1[@]}" | median)")" \
     "$shares" "$projected" "$bad" "$other"
@@ -124,44 +135,48 @@ rate_row() {
 
 # scaling_fixed_rates: the fixed-rate table, counter load then stores load, for every loop count.
 scaling_fixed_rates() {
-  local loops other rate line before after
+  local setup loops cpus other rate line before after
   echo
   echo "#### fixed offered load: httprate (CPU 1), POST {\"type\":\"increment\"}, $SCALING_CONNS keep-alive connections, ${SCALING_SECONDS} s per run after 1 s, medians of $RUNS runs, niceness $SCALING_NICE"
   echo
-  echo "| event loops (server CPUs) | load | offered req/s | answered req/s | p50 ms | p99 ms | server CPU µs/req | loop 0 (cores) | loop 1 (cores) | other threads (cores) | loops waiting for a CPU (cores) | bytes read per loop % | projected req/s | unsent + non-2xx | other load |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
-  for loops in $SCALING_LOOPS; do
+  echo "| event loops (server CPUs) | load | offered req/s | answered req/s | p50 ms | p99 ms | server CPU µs/req | loop runs per req | loop 0 (cores) | loop 1 (cores) | other threads (cores) | loops waiting for a CPU (cores) | bytes read per loop % | projected req/s | unsent + non-2xx | other load |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+  for setup in $SCALING_SETUPS; do
+    loops=${setup%%:*} cpus=${setup#*:}
     other=$(wait_for_quiet)
-    if ! SERVER_NICE=$SCALING_NICE scaling_start "$loops"; then SCALING_SKIPPED=1; echo "| $(scaling_name "$loops") | skipped: $SCALING_SKIP_REASON ||||||||||||||"; continue; fi
-    for rate in $SCALING_RATES; do rate_row "$loops" counter "$rate" "$other" --store counter; done
+    if ! SERVER_NICE=$SCALING_NICE scaling_start "$loops" "$cpus"; then SCALING_SKIPPED=1; echo "| $(scaling_name "$loops" "$cpus") | skipped: $SCALING_SKIP_REASON |||||||||||||||"; continue; fi
+    for rate in $SCALING_RATES; do rate_row "$setup" counter "$rate" "$other" --store counter; done
     before=$(loop_read_bytes)
     line=$(taskset -c 1 timeout 120 "$BENCH/.build/storeload" create --port "$SERVER_PORT" --prefix scale- \
       --count "$SCALING_STORES" --max-seconds 100 | grep '^RESULT' || echo "RESULT error=failed")
     after=$(loop_read_bytes)
     if [[ $line == *error=* ]]; then echo "bench: scaling: store creation: $line" >&2
     else
-      SCALING_PLACED[$loops]=$(loop_shares "$before" "$after")
+      SCALING_PLACED[$setup]=$(loop_shares "$before" "$after")
       for rate in $SCALING_RATES; do
-        rate_row "$loops" "$SCALING_STORES stores" "$rate" "$other" --stores "$SCALING_STORES" --prefix scale-
+        rate_row "$setup" "$SCALING_STORES stores" "$rate" "$other" --stores "$SCALING_STORES" --prefix scale-
       done
     fi
     stop_server "$SERVER_PID"
   done
   echo
   echo "Loop threads are the server's threads named statehouse-loop, loop 0 the first started; \"other threads\" is the"
-  echo "rest of the server (main thread, Swift's pool). \"loops waiting for a CPU\": time each loop was runnable while"
-  echo "another thread held its CPU (schedstat; on CPU 1 the load generator, on either other people's work)."
+  echo "rest of the server (main thread, Swift's pool). \"loop runs per req\": times a loop thread was put on a CPU"
+  echo "(a wake-up from epoll_wait, or a return after preemption), all loops, per answered request (schedstat)."
+  echo "\"loops waiting for a CPU\": time each loop was runnable while another thread held its CPU (schedstat; on CPU 1"
+  echo "the load generator, on either other people's work)."
   echo "\"bytes read per loop\": the requests each loop read (GET /metrics before and after; the counter store's actor"
   echo "runs on loop 0, so a request read by loop 1 crosses twice)."
   echo "\"projected req/s\": 10^6 / the busiest loop's CPU µs per request, the rate at which that loop would fill a core"
   echo "of its own. The $SCALING_STORES stores were made with PUT over 16 connections; their creation was read by the"
-  echo "loops as $(for loops in $SCALING_LOOPS; do printf '%s loop(s): %s %%; ' "$loops" "${SCALING_PLACED[$loops]:-n/a}"; done)"
+  echo "loops as $(for setup in $SCALING_SETUPS; do printf '%s: %s %%; ' "$(scaling_name "${setup%%:*}" "${setup#*:}")" "${SCALING_PLACED[$setup]:-n/a}"; done)"
   echo "(a store lives on the loop that read its PUT)."
   local top
   top=${SCALING_RATES##* }
   echo
-  echo "Projected 2 loops ÷ 1 loop at $top req/s offered: counter $(ratio "${SCALING_PROJ[2 counter $top]:-}" "${SCALING_PROJ[1 counter $top]:-}"),"\
-    "$SCALING_STORES stores $(ratio "${SCALING_PROJ[2 $SCALING_STORES stores $top]:-}" "${SCALING_PROJ[1 $SCALING_STORES stores $top]:-}")."
+  echo "Projected req/s, 2 loops on CPUs 0,1 ÷ 1 loop, at $top req/s offered: counter"\
+    "$(ratio "${SCALING_PROJ[2:0,1 counter $top]:-}" "${SCALING_PROJ[1:0 counter $top]:-}"), $SCALING_STORES stores"\
+    "$(ratio "${SCALING_PROJ[2:0,1 $SCALING_STORES stores $top]:-}" "${SCALING_PROJ[1:0 $SCALING_STORES stores $top]:-}")."
 }
 
 scaling_scenario() {

@@ -12,8 +12,10 @@
  *
  * Requests due during the --warmup seconds are sent but not measured; then, for --seconds, every request due is
  * measured. Afterwards the answers in flight get up to 2 s. With --pid, the CPU time of each of the server's threads
- * (/proc/PID/task/TID/schedstat: time on a CPU, ns; and time waiting for one) over the measured window is printed as
- *   THREAD tid=T name=NAME cpu_ms=X wait_ms=Y
+ * (/proc/PID/task/TID/schedstat: time on a CPU, ns; time waiting for one; how many times it was put on a CPU) over
+ * the measured window is printed as
+ *   THREAD tid=T name=NAME cpu_ms=X wait_ms=Y runs=N
+ * (an event loop is put on a CPU once per wake-up from epoll_wait, plus once per preemption)
  * then one line
  *   RESULT rate=R conns=C seconds=S due=N completed=N per_s=X non2xx=N unsent=N p50_us=.. p90_us=.. p99_us=..
  *          p999_us=.. max_us=.. server_cpu_ms=X server_us_per_req=X client_cpu_ms=X
@@ -74,11 +76,12 @@ static void watch(struct conn *c, int op) {
 
 #include "loadgen_conn.h"
 
-/* One server thread's CPU: time on a CPU and waiting for one (ns), from /proc/PID/task/TID/schedstat. */
+/* One server thread's CPU: time on a CPU and waiting for one (ns), and times put on a CPU, from
+ * /proc/PID/task/TID/schedstat. */
 struct thread_cpu {
     int tid;
     char name[32];
-    uint64_t run_ns, wait_ns;
+    uint64_t run_ns, wait_ns, runs;
 };
 
 /* Reads every thread of opt.pid into out (at most MAX_THREADS); returns how many. */
@@ -97,12 +100,13 @@ static int read_threads(struct thread_cpu *out) {
         snprintf(file, sizeof file, "/proc/%d/task/%d/schedstat", opt.pid, t->tid);
         FILE *f = fopen(file, "r");
         if (!f) continue; /* the thread ended meanwhile */
-        unsigned long long run = 0, wait = 0;
-        int ok = fscanf(f, "%llu %llu", &run, &wait) == 2;
+        unsigned long long run = 0, wait = 0, runs = 0;
+        int ok = fscanf(f, "%llu %llu %llu", &run, &wait, &runs) == 3;
         fclose(f);
         if (!ok) continue;
         t->run_ns = run;
         t->wait_ns = wait;
+        t->runs = runs;
         snprintf(file, sizeof file, "/proc/%d/task/%d/comm", opt.pid, t->tid);
         t->name[0] = 0;
         if ((f = fopen(file, "r"))) {
@@ -326,16 +330,18 @@ int main(int argc, char **argv) {
         qsort(before, (size_t)n_before, sizeof *before, cmp_tid);
         qsort(after, (size_t)n_after, sizeof *after, cmp_tid);
         for (int i = 0; i < n_after; i++) {
-            uint64_t run0 = 0, wait0 = 0;
+            uint64_t run0 = 0, wait0 = 0, runs0 = 0;
             for (int j = 0; j < n_before; j++)
                 if (before[j].tid == after[i].tid) {
                     run0 = before[j].run_ns;
                     wait0 = before[j].wait_ns;
+                    runs0 = before[j].runs;
                 }
             double run = (double)(after[i].run_ns - run0) / 1e6, wait = (double)(after[i].wait_ns - wait0) / 1e6;
             server_ms += run;
             if (run >= 0.05 || wait >= 0.05)
-                printf("THREAD tid=%d name=%s cpu_ms=%.1f wait_ms=%.1f\n", after[i].tid, after[i].name, run, wait);
+                printf("THREAD tid=%d name=%s cpu_ms=%.1f wait_ms=%.1f runs=%llu\n", after[i].tid, after[i].name, run,
+                    wait, (unsigned long long)(after[i].runs - runs0));
         }
     }
     printf("RESULT rate=%.0f conns=%d seconds=%.1f due=%llu completed=%llu per_s=%.0f non2xx=%llu unsent=%llu "

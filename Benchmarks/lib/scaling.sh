@@ -26,9 +26,9 @@ SCALING_LOOPS=${SCALING_LOOPS:-"1 2"}
 # per request, with no CPU shared with the load generator), "2:0,1" two loops on both CPUs.
 SCALING_SETUPS=${SCALING_SETUPS:-"1:0 2:0 2:0,1"}
 SCALING_OMIT_KEY=${SCALING_OMIT_KEY:-0}
-SCALING_RATES=${SCALING_RATES:-"10000 20000 30000 40000"}
+SCALING_RATES=${SCALING_RATES:-"10000 20000 40000 60000 80000"}
 SCALING_CONNS=${SCALING_CONNS:-64}
-SCALING_SECONDS=${SCALING_SECONDS:-5}
+SCALING_SECONDS=${SCALING_SECONDS:-4}
 SCALING_STORES=${SCALING_STORES:-1000}
 SCALING_THROUGHPUT=${SCALING_THROUGHPUT:-1}
 # SCALING_NICE=-10 (root only) runs the server and httprate of the fixed-rate table at that niceness, so that other
@@ -135,30 +135,43 @@ rate_row() {
 
 # scaling_fixed_rates: the fixed-rate table, counter load then stores load, for every loop count.
 scaling_fixed_rates() {
-  local setup loops cpus other rate line before after
+  local setup loops cpus other rate line before after load
   echo
   echo "#### fixed offered load: httprate (CPU 1), POST {\"type\":\"increment\"}, $SCALING_CONNS keep-alive connections, ${SCALING_SECONDS} s per run after 1 s, medians of $RUNS runs, niceness $SCALING_NICE"
   echo
   echo "| event loops (server CPUs) | load | offered req/s | answered req/s | p50 ms | p99 ms | server CPU µs/req | loop runs per req | loop 0 (cores) | loop 1 (cores) | other threads (cores) | loops waiting for a CPU (cores) | bytes read per loop % | projected req/s | unsent + non-2xx | other load |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
+  # Every setup's server runs at once (idle ones wait in epoll_wait), and each rate is offered to the setups in turn,
+  # so that a change in the rest of the machine's load hits the rows of one rate alike.
+  declare -A pid=() port=() started=()
   for setup in $SCALING_SETUPS; do
     loops=${setup%%:*} cpus=${setup#*:}
-    other=$(wait_for_quiet)
-    if ! SERVER_NICE=$SCALING_NICE scaling_start "$loops" "$cpus"; then SCALING_SKIPPED=1; echo "| $(scaling_name "$loops" "$cpus") | skipped: $SCALING_SKIP_REASON |||||||||||||||"; continue; fi
-    for rate in $SCALING_RATES; do rate_row "$setup" counter "$rate" "$other" --store counter; done
-    before=$(loop_read_bytes)
-    line=$(taskset -c 1 timeout 120 "$BENCH/.build/storeload" create --port "$SERVER_PORT" --prefix scale- \
-      --count "$SCALING_STORES" --max-seconds 100 | grep '^RESULT' || echo "RESULT error=failed")
-    after=$(loop_read_bytes)
-    if [[ $line == *error=* ]]; then echo "bench: scaling: store creation: $line" >&2
-    else
-      SCALING_PLACED[$setup]=$(loop_shares "$before" "$after")
-      for rate in $SCALING_RATES; do
-        rate_row "$setup" "$SCALING_STORES stores" "$rate" "$other" --stores "$SCALING_STORES" --prefix scale-
+    if SERVER_NICE=$SCALING_NICE scaling_start "$loops" "$cpus"; then pid[$setup]=$SERVER_PID; port[$setup]=$SERVER_PORT; started[$setup]=$SERVER_PID
+    else SCALING_SKIPPED=1; echo "| $(scaling_name "$loops" "$cpus") | skipped: $SCALING_SKIP_REASON |||||||||||||||"; fi
+  done
+  for load in counter stores; do
+    if [[ $load == stores ]]; then
+      for setup in "${!pid[@]}"; do
+        SERVER_PID=${pid[$setup]} SERVER_PORT=${port[$setup]}
+        before=$(loop_read_bytes)
+        line=$(taskset -c 1 timeout 120 "$BENCH/.build/storeload" create --port "$SERVER_PORT" --prefix scale- \
+          --count "$SCALING_STORES" --max-seconds 100 | grep '^RESULT' || echo "RESULT error=failed")
+        after=$(loop_read_bytes)
+        if [[ $line == *error=* ]]; then echo "bench: scaling: store creation: $line" >&2; unset "pid[$setup]"
+        else SCALING_PLACED[$setup]=$(loop_shares "$before" "$after"); fi
       done
     fi
-    stop_server "$SERVER_PID"
+    for rate in $SCALING_RATES; do
+      other=$(wait_for_quiet)
+      for setup in $SCALING_SETUPS; do
+        [[ -n ${pid[$setup]:-} ]] || continue
+        SERVER_PID=${pid[$setup]} SERVER_PORT=${port[$setup]}
+        if [[ $load == counter ]]; then rate_row "$setup" counter "$rate" "$other" --store counter
+        else rate_row "$setup" "$SCALING_STORES stores" "$rate" "$other" --stores "$SCALING_STORES" --prefix scale-; fi
+      done
+    done
   done
+  for setup in "${!started[@]}"; do stop_server "${started[$setup]}"; done
   echo
   echo "Loop threads are the server's threads named statehouse-loop, loop 0 the first started; \"other threads\" is the"
   echo "rest of the server (main thread, Swift's pool). \"loop runs per req\": times a loop thread was put on a CPU"
@@ -168,9 +181,8 @@ scaling_fixed_rates() {
   echo "\"bytes read per loop\": the requests each loop read (GET /metrics before and after; the counter store's actor"
   echo "runs on loop 0, so a request read by loop 1 crosses twice)."
   echo "\"projected req/s\": 10^6 / the busiest loop's CPU µs per request, the rate at which that loop would fill a core"
-  echo "of its own. The $SCALING_STORES stores were made with PUT over 16 connections; their creation was read by the"
-  echo "loops as $(for setup in $SCALING_SETUPS; do printf '%s: %s %%; ' "$(scaling_name "${setup%%:*}" "${setup#*:}")" "${SCALING_PLACED[$setup]:-n/a}"; done)"
-  echo "(a store lives on the loop that read its PUT)."
+  echo "of its own. The $SCALING_STORES stores were made with PUT over 16 connections, each store on the loop that read its PUT;"
+  echo "the loops read the creation as: $(for setup in $SCALING_SETUPS; do printf '%s: %s %%; ' "$(scaling_name "${setup%%:*}" "${setup#*:}")" "${SCALING_PLACED[$setup]:-n/a}"; done | sed 's/; $/./')"
   local top
   top=${SCALING_RATES##* }
   echo
@@ -186,8 +198,8 @@ scaling_scenario() {
   echo
   echo "### scaling: Statehouse with 1 and 2 event loops (\"listen\": {\"eventLoops\": N})"
   echo
-  echo "eventLoops 1: server pinned to CPU 0 (taskset -c 0). eventLoops 2: server on CPUs 0 and 1 (taskset -c 0,1)."
-  echo "Load generators on CPU 1 in both. Server log level warning."
+  echo "Each row's first column gives the loops and the CPUs the server is pinned to (taskset); the load generators run"
+  echo "on CPU 1 in every row. Server log level warning."
   ((SCALING_OMIT_KEY)) && echo "DRY RUN (SCALING_OMIT_KEY=1): listen.eventLoops was NOT set; the server ran its default loop count."
   scaling_fixed_rates
   if ((SCALING_THROUGHPUT)); then

@@ -19,7 +19,8 @@
  * then one line
  *   RESULT rate=R conns=C seconds=S due=N completed=N per_s=X non2xx=N unsent=N p50_us=.. p90_us=.. p99_us=..
  *          p999_us=.. max_us=.. server_cpu_ms=X server_us_per_req=X client_cpu_ms=X
- * "unsent" counts measured requests still waiting for their connection at the end (the server fell behind the rate);
+ * "unsent" counts measured requests without an answer at the end (not sent yet because their connection still
+ * waited for an earlier answer, or answered after the 2 s drain): the server fell behind the rate;
  * server_us_per_req divides the server's CPU time in the window by the measured answers.
  *
  * Any error prints "RESULT error=..." and exits non-zero; --max-seconds is a hard stop (exit 3). */

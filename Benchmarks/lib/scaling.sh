@@ -5,9 +5,9 @@
 # the second loop and the load generator share CPU 1. Instead, Benchmarks/loadgen/httprate (CPU 1) offers the same
 # fixed rates (SCALING_RATES requests/s over SCALING_CONNS keep-alive connections, latency from each request's
 # scheduled time) to the server with 1 loop (CPU 0), 2 loops sharing CPU 0, and 2 loops on CPUs 0 and 1
-# (SCALING_SETUPS), and reads the server's CPU per
-# request and each thread's CPU (/proc/PID/task/*/schedstat) over the measured window; GET /metrics before and after
-# gives the bytes each loop read, so where the connections landed. Two loads:
+# (SCALING_SETUPS), and reads the server's CPU per request and each thread's CPU and wake-ups
+# (/proc/PID/task/*/schedstat) over the measured window; GET /metrics before and after gives the bytes each loop
+# read, so where the connections landed. Two loads:
 #   counter: every POST to the one configured store `counter`, whose actor runs on loop 0 (configured stores go to
 #            the loops in turn); a connection on loop 1 reaches it with two hand-offs (loop 1 -> 0 -> 1).
 #   stores:  SCALING_STORES Counter stores made with PUT (storeload, 16 connections: each store lives on the loop of

@@ -1,7 +1,7 @@
 # Benchmarks/lib/servers.sh: start and stop the servers under test (sourced by Benchmarks/run).
 # Every server runs pinned to CPU 0 on 127.0.0.1; its PID is remembered so the EXIT trap stops exactly the
 # processes this script started (by PID, never by name). Overrides (used by the scaling scenario):
-# SERVER_CPUS (taskset CPU list, default 0), STATEHOUSE_CONFIG (default Benchmarks/statehouse-bench.json),
+# SERVER_CPUS (taskset CPU list, default 0), SERVER_NICE (statehouse's niceness, default 0), STATEHOUSE_CONFIG (default Benchmarks/statehouse-bench.json),
 # STATEHOUSE_BIN (default .build/release/statehouse; big-state and fairness run an older build through it), and for
 # BEFORE (a statehouse binary of an earlier revision: http and fanout then add its rows as "statehouse-before",
 # right after statehouse, for a before/after in one run), and for
@@ -27,7 +27,7 @@ start_server() {
     statehouse | statehouse-before)
       local bin=${STATEHOUSE_BIN:-$ROOT/.build/release/statehouse}
       [[ $name == statehouse-before ]] && bin=$BEFORE
-      taskset -c "${SERVER_CPUS:-0}" "$bin" serve \
+      nice -n "${SERVER_NICE:-0}" taskset -c "${SERVER_CPUS:-0}" "$bin" serve \
         --config "${STATEHOUSE_CONFIG:-$BENCH/statehouse-bench.json}" \
         --port "$SERVER_PORT" >"$log" 2>&1 &
       ;;

@@ -96,6 +96,10 @@ public final class EventLoop: @unchecked Sendable {
     /// (libuv's `uv_available_parallelism`).
     public static var availableParallelism: Int { Int(uv_available_parallelism()) }
 
+    /// The name of every loop thread, as the kernel shows it (`/proc/PID/task/TID/comm`, `top -H`; at most 15 bytes):
+    /// `Benchmarks/lib/scaling.sh` reads each loop's CPU time by it.
+    public static let threadName = "statehouse-loop"
+
     /// Starts the loop thread. The loop runs until ``stop()``.
     public func start() {
         queue.withLock {
@@ -103,6 +107,8 @@ public final class EventLoop: @unchecked Sendable {
             $0.state = .running
         }
         let thread = Thread { [self] in
+            // Foundation's `Thread.name` does not reach the kernel on Linux; benchmarks find loop threads by this name.
+            _ = cuv_name_this_thread(Self.threadName)
             loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
             uv_run(uvLoop, UV_RUN_DEFAULT)
             uv_loop_close(uvLoop)
@@ -110,7 +116,7 @@ public final class EventLoop: @unchecked Sendable {
             queue.withLock { $0.state = .stopped }
             finished.signal()
         }
-        thread.name = "statehouse-loop"
+        thread.name = Self.threadName
         thread.stackSize = 8 << 20
         thread.start()
     }

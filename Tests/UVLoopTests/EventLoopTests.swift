@@ -28,6 +28,17 @@ struct EventLoopTests {
         #expect(log.allOnLoop)
     }
 
+    /// The loop thread carries ``EventLoop/threadName`` where the kernel shows it (the scaling benchmark reads each
+    /// loop's CPU time from `/proc/PID/task/TID` by that name).
+    @Test func loopThreadIsNamedForTheKernel() throws {
+        let loop = try EventLoop()
+        loop.start()
+        defer { loop.stop() }
+        let name = try loop.submitAndWait { try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) }
+        #expect(name == EventLoop.threadName + "\n")
+        #expect(EventLoop.threadName.utf8.count <= 15)
+    }
+
     /// A TCP echo over the loop; afterwards every handle is closed and the loop ends cleanly.
     @Test func tcpEchoThenNoHandleLeft() throws {
         let loop = try EventLoop()

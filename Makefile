@@ -98,7 +98,14 @@ hotpath: bootstrap
 	scripts/swift-release --product statehouse
 	scripts/check-hot-path
 
-.PHONY: hotpath
+# One WebSocket connection's cost in instructions (callgrind): accept, handshake, snapshot, close frames and teardown on
+# /stores/ticker/ws, failing above WS_HANDSHAKE_LIMIT (default 90000; measured about 79,000). See
+# scripts/count-ws-handshake and BENCHMARKS.md "WebSocket handshake (issue 18)".
+wshandshake: bootstrap
+	scripts/swift-release --product statehouse
+	scripts/count-ws-handshake
+
+.PHONY: hotpath wshandshake
 
 # make bench: Statehouse side by side with nginx, uWebSockets (C and socketify), websockets, picows and Redis
 # (Benchmarks/run; BENCH="http fanout idle many-stores core scaling durable" picks scenarios, RUNS/HTTP_SECONDS/FANOUT_SECONDS tune it).

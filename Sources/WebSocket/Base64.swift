@@ -5,15 +5,32 @@ internal import CCrypto
 enum Base64 {
     /// Encodes `bytes` as padded base64 text (4 characters per 3 bytes, rounded up; no line breaks).
     static func encode(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { encode($0) }
+    }
+
+    /// Encodes the bytes at `bytes` as padded base64 text (4 characters per 3 bytes, rounded up; no line breaks).
+    static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
         precondition(bytes.count <= Int(Int32.max) / 4 * 3, "Base64.encode: input too large for EVP_EncodeBlock")
         let length = (bytes.count + 2) / 3 * 4
         // EVP_EncodeBlock writes a NUL after the text: room for it, not counted.
         return String(unsafeUninitializedCapacity: length + 1) { out in
-            let written = bytes.withUnsafeBufferPointer { source in
-                EVP_EncodeBlock(out.baseAddress, source.baseAddress, Int32(source.count))
-            }
-            return Int(written)
+            let source = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            return Int(EVP_EncodeBlock(out.baseAddress, source, Int32(bytes.count)))
         }
+    }
+
+    /// Whether `text` is what ``decode(_:)`` takes for exactly 16 bytes (a `Sec-WebSocket-Key`, RFC 6455 §4.2.1 item
+    /// 5), decided from its shape without decoding: 24 characters, 22 from the alphabet, then `==` (16 bytes are five
+    /// 3-byte groups and one byte: 20 + 4 characters, two of them padding). Any other text ``decode(_:)`` takes gives
+    /// another count; nothing is allocated.
+    static func decodesTo16Bytes(_ text: Substring) -> Bool {
+        let chars = text.utf8
+        guard chars.count == 24 else { return false }
+        let shaped = { (chars: UnsafeBufferPointer<UInt8>) -> Bool in
+            chars[22] == UInt8(ascii: "=") && chars[23] == UInt8(ascii: "=") && chars[..<22].allSatisfy(isAlphabet)
+        }
+        // In place for a native string's bytes (the usual case); a bridged one is copied first.
+        return chars.withContiguousStorageIfAvailable(shaped) ?? Array(chars).withUnsafeBufferPointer(shaped)
     }
 
     /// Decodes padded base64 text strictly: length a multiple of 4, only alphabet characters (no whitespace), `=`

@@ -50,6 +50,26 @@ import Testing
         #expect(Base64.decode(Substring(text)) == nil)
     }
 
+    /// The opening handshake's shape check says yes exactly when the decoder gives 16 bytes: for every length of
+    /// random bytes up to 20 (so 15, 16 and 17 bytes, with one and two `=`), and for each malformed text above.
+    @Test func sixteenByteShapeAgreesWithTheDecoder() {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0...20 {
+            for _ in 0..<8 {
+                let encoded = Base64.encode((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+                #expect(Base64.decodesTo16Bytes(Substring(encoded)) == (count == 16), "\(encoded)")
+                #expect(Base64.decodesTo16Bytes(Substring(encoded)) == (Base64.decode(Substring(encoded))?.count == 16))
+            }
+        }
+        for text in [
+            "dGhlIHNhbXBsZSBub25jZQ=!", "dGhlIHNhbXBsZSBub25jZQ=\n", " dGhlIHNhbXBsZSBub25jZQ==", "dGhl IHNhbXBsZSBub25jZQ=",
+            "dGhlIHNhbXBsZSBub25jZ===", "=GhlIHNhbXBsZSBub25jZQ==", "dGhlIHNhbXBsZSBub25jZé=", "dGhlIHNhbXBsZSBub25jZQ-_",
+        ] {
+            #expect(!Base64.decodesTo16Bytes(Substring(text)), "\(text)")
+            #expect(Base64.decode(Substring(text))?.count != 16, "\(text)")
+        }
+    }
+
     @Test func decodesASubstringInPlace() {
         let field = "  Zm9vYmFy  "
         let trimmed = field.dropFirst(2).dropLast(2)

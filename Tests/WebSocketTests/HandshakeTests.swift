@@ -38,6 +38,24 @@ import WebSocket
         #expect(rejection(fields) == nil)
     }
 
+    /// Token lists read byte by byte: empty elements, tabs, a token inside a longer one, non-ASCII text around them.
+    @Test(arguments: [
+        ("websocket", true), (",,websocket,,", true), ("\t websocket\t", true), ("h2c,\tWebSocket ,x", true),
+        ("websockets", false), ("web socket", false), ("", false), (",", false), ("é, websocket", true), ("websocketé", false),
+    ])
+    func upgradeTokenLists(value: String, valid: Bool) {
+        let failure = rejection(Self.fields(without: "Upgrade", adding: [("Upgrade", value)]))
+        #expect((failure == nil) == valid, "\(value)")
+    }
+
+    /// A field name of the right length but another name (same length as `Upgrade`, `Connection`) is not taken.
+    @Test func sameLengthNamesAreNotTheHandshakeFields() {
+        let fields = Self.fields(without: "Upgrade", adding: [("Upgradx", "websocket")])
+        #expect(rejection(fields)?.code == "upgrade_required")
+        let other = Self.fields(without: "Connection", adding: [("Connectioñ", "upgrade"), ("Xonnection", "upgrade")])
+        #expect(rejection(other)?.status == 400)
+    }
+
     @Test func connectionTokenInASecondField() {
         let fields = Self.fields(without: "Connection", adding: [("Connection", "keep-alive"), ("Connection", "upgrade")])
         #expect(rejection(fields) == nil)

@@ -52,7 +52,8 @@ extension HTTPSession {
         case .webSocket, .multiplexed:
             // A plain GET without a valid Upgrade: say what a WebSocket handshake needs.
             if case .webSocket(let name) = route, store(named: name, request) == nil { return }
-            let error = Self.handshakeError(request) ?? .upgradeRequired
+            let error: APIError
+            if case .failure(let problem) = Self.handshake(request) { error = problem } else { error = .upgradeRequired }
             send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
         }
     }

@@ -48,9 +48,11 @@ final class FanoutShard: @unchecked Sendable {
     /// Removes `subscriber`; false when it was not here.
     func remove(_ subscriber: any StreamSubscriber) -> Bool {
         loop.assertInLoop()
-        let channel = subscriber.channel
-        guard subscribers[channel]?.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return false }
-        if subscribers[channel]?.isEmpty == true { subscribers[channel] = nil }
+        // One lookup of the channel (by index), not one per step.
+        guard let index = subscribers.index(forKey: subscriber.channel),
+            subscribers.values[index].removeValue(forKey: ObjectIdentifier(subscriber)) != nil
+        else { return false }
+        if subscribers.values[index].isEmpty { subscribers.remove(at: index) }
         removals += 1
         return true
     }

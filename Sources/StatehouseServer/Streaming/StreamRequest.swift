@@ -8,6 +8,12 @@ struct StreamRequest: Equatable {
 
     /// - Throws: ``APIError`` 400 `invalid_query` naming the bad parameter.
     init(_ query: QueryParameters, lastEventID: String? = nil) throws(APIError) {
+        // No query (the usual stream request): the whole state, resumed from `Last-Event-ID` only. Issue 18, callgrind:
+        // the checks below cost about 2,700 instructions per WebSocket connection even for an empty query.
+        if query.isEmpty {
+            resume = lastEventID.flatMap(Self.position)
+            return
+        }
         if let unknown = query.unknown(["format", "path", "since", "epoch"]).first {
             throw Self.invalid("Unknown query parameter \(JSONText.quoted(unknown)); streams take format, path, since and epoch.")
         }

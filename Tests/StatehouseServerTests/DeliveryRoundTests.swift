@@ -43,10 +43,7 @@ import UVLoop
     @Test func aRoundAbsorbsChangesQueuedWhileItRuns() throws {
         let loop = try EventLoop()
         loop.start()
-        defer {
-            loop.stop()
-            loop.waitUntilStopped()
-        }
+        defer { loop.stop() }
         let patches = StreamChannel(format: .patch)
         let result = try loop.submitAndWait { () -> [String] in
             var problems: [String] = []
@@ -55,13 +52,13 @@ import UVLoop
             // A channel the round has no message for: only the absorbed change has one.
             let other = (0..<2).map { _ in Recorder(channel: patches, loop: loop) }
             for recorder in whole + other { shard.subscribers[recorder.channel, default: [:]][ObjectIdentifier(recorder)] = recorder }
-            let round = DeliveryRound([change(1, channels: [.whole]), change(2, channels: [.whole])], of: shard)
+            let round = DeliveryRound([Self.change(1, channels: [.whole]), Self.change(2, channels: [.whole])], of: shard)
             var slice = 0
             // Two slices: two subscribers served with versions 1 and 2.
             if Self.run(round, in: shard, recorders: whole + other, from: &slice, perSubscriber: 2, until: { $0 == 2 }) {
                 problems.append("the round ended early")
             }
-            if !shard.enqueue(change(3, channels: [.whole, patches])) { problems.append("a drain was running") }
+            if !shard.enqueue(Self.change(3, channels: [.whole, patches])) { problems.append("a drain was running") }
             guard let changes = shard.takeQueuedChanges(), round.canAbsorb else { return problems + ["nothing to absorb"] }
             round.absorb(changes, of: shard)
             if round.canAbsorb { problems.append("a round absorbs once") }
@@ -94,13 +91,10 @@ import UVLoop
     @Test func eventsWaitForTheNextRound() throws {
         let loop = try EventLoop()
         loop.start()
-        defer {
-            loop.stop()
-            loop.waitUntilStopped()
-        }
+        defer { loop.stop() }
         let taken = try loop.submitAndWait { () -> Bool in
             let shard = FanoutShard(loop: loop)
-            _ = shard.enqueue(change(1, channels: [.whole]))
+            _ = shard.enqueue(Self.change(1, channels: [.whole]))
             _ = shard.enqueue(.broadcast(StreamMessage(kind: .event, version: 1, epoch: "e", json: Array("{}".utf8))))
             let taken = shard.takeQueuedChanges() != nil
             return taken || shard.takeQueued().count != 2

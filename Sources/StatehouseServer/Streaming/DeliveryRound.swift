@@ -112,22 +112,35 @@ final class DeliveryRound {
         var left = limit
         while group < groups.count {
             let current = groups[group]
-            var index = next ?? current.start
-            while index != current.end {
-                if left <= 0 {
-                    next = index
-                    return false
-                }
-                left -= current.messages.count
-                let (id, subscriber) = current.subscribers[index]
-                index = current.subscribers.index(after: index)
-                // Skip one that left since the round began (a closed socket, a /ws `unsubscribe`).
-                if shard.removals != removalsAtStart, !shard.contains(id, of: current.channel) { continue }
-                for message in current.messages { subscriber.deliver(message) }
+            let stopped = current.messages.withUnsafeBufferPointer { messages in
+                deliver(messages, of: current, from: next ?? current.start, limit: &left, in: shard)
+            }
+            if let stopped {
+                next = stopped
+                return false
             }
             group += 1
             next = nil
         }
         return true
+    }
+
+    /// Gives `messages` (the group's, read in place: no retain and release per subscriber and message) to the
+    /// group's subscribers from `index` on until `limit` messages were given; where it stopped, or nil at the end.
+    private func deliver(
+        _ messages: UnsafeBufferPointer<StreamMessage>, of current: Group, from index: Members.Index, limit left: inout Int,
+        in shard: FanoutShard
+    ) -> Members.Index? {
+        var index = index
+        while index != current.end {
+            if left <= 0 { return index }
+            left -= messages.count
+            let (id, subscriber) = current.subscribers[index]
+            index = current.subscribers.index(after: index)
+            // Skip one that left since the round began (a closed socket, a /ws `unsubscribe`).
+            if shard.removals != removalsAtStart, !shard.contains(id, of: current.channel) { continue }
+            for message in messages { subscriber.deliver(message) }
+        }
+        return nil
     }
 }

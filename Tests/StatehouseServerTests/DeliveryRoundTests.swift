@@ -51,7 +51,7 @@ import UVLoop
             let whole = (0..<5).map { _ in Recorder(channel: .whole, loop: loop) }
             // A channel the round has no message for: only the absorbed change has one.
             let other = (0..<2).map { _ in Recorder(channel: patches, loop: loop) }
-            for recorder in whole + other { shard.subscribers[recorder.channel, default: [:]][ObjectIdentifier(recorder)] = recorder }
+            for recorder in whole + other { shard.subscribers[recorder.channel, default: SubscriberList()].insert(recorder) }
             let round = DeliveryRound([Self.change(1, channels: [.whole]), Self.change(2, channels: [.whole])], of: shard)
             var slice = 0
             // Two slices: two subscribers served with versions 1 and 2.

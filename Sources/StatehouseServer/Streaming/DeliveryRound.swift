@@ -17,7 +17,7 @@
 /// ## Thread safety
 /// Loop-confined, like its shard.
 final class DeliveryRound {
-    typealias Members = [ObjectIdentifier: any StreamSubscriber]
+    typealias Members = ContiguousArray<any StreamSubscriber>
 
     struct Group {
         let channel: StreamChannel
@@ -26,16 +26,15 @@ final class DeliveryRound {
         /// A copy of the channel's subscribers (copy-on-write: free unless the shard changes during the round).
         let subscribers: Members
         /// The part of `subscribers` the round serves: all of them, except in a follow-up round.
-        let end: Members.Index
-        let start: Members.Index
+        let end: Int
+        let start: Int
 
-        init(channel: StreamChannel, messages: [StreamMessage], subscribers: Members,
-             range: Range<Members.Index>? = nil) {
+        init(channel: StreamChannel, messages: [StreamMessage], subscribers: Members, range: Range<Int>? = nil) {
             self.channel = channel
             self.messages = messages
             self.subscribers = subscribers
-            start = range?.lowerBound ?? subscribers.startIndex
-            end = range?.upperBound ?? subscribers.endIndex
+            start = range?.lowerBound ?? 0
+            end = range?.upperBound ?? subscribers.count
         }
     }
 
@@ -50,14 +49,14 @@ final class DeliveryRound {
     private(set) var canAbsorb: Bool
     /// Where the next slice starts.
     private var group = 0
-    private var next: Members.Index?
+    private var next: Int?
 
     init(_ deliveries: [FanoutDelivery], of shard: FanoutShard) {
         shard.loop.assertInLoop()
         var groups: [Group] = []
         for (channel, members) in shard.subscribers {
             let messages = deliveries.compactMap { $0.message(for: channel) }
-            if !messages.isEmpty { groups.append(Group(channel: channel, messages: messages, subscribers: members)) }
+            if !messages.isEmpty { groups.append(Group(channel: channel, messages: messages, subscribers: members.members)) }
         }
         self.groups = groups
         newestVersion = deliveries.lazy.compactMap(\.version).max()
@@ -89,7 +88,7 @@ final class DeliveryRound {
             let added = changes.compactMap { $0.message(for: current.channel) }
             if added.isEmpty { continue }
             // Served so far: the whole group before the current one, the current one up to `next`.
-            let served: Range<Members.Index>? =
+            let served: Range<Int>? =
                 index < group ? current.start..<current.end
                 : index == group ? current.start..<(next ?? current.start) : nil
             if let served, !served.isEmpty {
@@ -99,7 +98,7 @@ final class DeliveryRound {
         }
         for (channel, members) in shard.subscribers where !channels.contains(channel) {
             let added = changes.compactMap { $0.message(for: channel) }
-            if !added.isEmpty { followUps.append(Group(channel: channel, messages: added, subscribers: members)) }
+            if !added.isEmpty { followUps.append(Group(channel: channel, messages: added, subscribers: members.members)) }
         }
         followUp = DeliveryRound(
             followUp: followUps, newestVersion: changes.lazy.compactMap(\.version).max(), removalsAtStart: removalsAtStart)
@@ -113,7 +112,9 @@ final class DeliveryRound {
         while group < groups.count {
             let current = groups[group]
             let stopped = current.messages.withUnsafeBufferPointer { messages in
-                deliver(messages, of: current, from: next ?? current.start, limit: &left, in: shard)
+                current.subscribers.withUnsafeBufferPointer { subscribers in
+                    deliver(messages, to: subscribers, of: current, from: next ?? current.start, limit: &left, in: shard)
+                }
             }
             if let stopped {
                 next = stopped
@@ -125,20 +126,22 @@ final class DeliveryRound {
         return true
     }
 
-    /// Gives `messages` (the group's, read in place: no retain and release per subscriber and message) to the
-    /// group's subscribers from `index` on until `limit` messages were given; where it stopped, or nil at the end.
+    /// Gives `messages` to `subscribers` (the group's, both read in place: no retain and release per subscriber and
+    /// message) from `index` on until `limit` messages were given; where it stopped, or nil at the group's end.
     private func deliver(
-        _ messages: UnsafeBufferPointer<StreamMessage>, of current: Group, from index: Members.Index, limit left: inout Int,
-        in shard: FanoutShard
-    ) -> Members.Index? {
+        _ messages: UnsafeBufferPointer<StreamMessage>, to subscribers: UnsafeBufferPointer<any StreamSubscriber>,
+        of current: Group, from index: Int, limit left: inout Int, in shard: FanoutShard
+    ) -> Int? {
         var index = index
-        while index != current.end {
+        while index < current.end {
             if left <= 0 { return index }
             left -= messages.count
-            let (id, subscriber) = current.subscribers[index]
-            index = current.subscribers.index(after: index)
+            let subscriber = subscribers[index]
+            index += 1
             // Skip one that left since the round began (a closed socket, a /ws `unsubscribe`).
-            if shard.removals != removalsAtStart, !shard.contains(id, of: current.channel) { continue }
+            if shard.removals != removalsAtStart, !shard.contains(ObjectIdentifier(subscriber), of: current.channel) {
+                continue
+            }
             for message in messages { subscriber.deliver(message) }
         }
         return nil

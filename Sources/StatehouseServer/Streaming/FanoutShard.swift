@@ -15,7 +15,7 @@ import Locking
 final class FanoutShard: @unchecked Sendable {
     let loop: EventLoop
     /// By channel, so a change looks each channel up once.
-    var subscribers: [StreamChannel: [ObjectIdentifier: any StreamSubscriber]] = [:]
+    var subscribers: [StreamChannel: SubscriberList] = [:]
     var waiters: [VersionWaiter] = []
     var active = 0
     /// How many subscribers ever left: a round that began at another count checks that each one is still here.
@@ -42,14 +42,14 @@ final class FanoutShard: @unchecked Sendable {
     /// Whether `subscriber` (of `channel`) is still here.
     func contains(_ id: ObjectIdentifier, of channel: StreamChannel) -> Bool {
         loop.assertInLoop()
-        return subscribers[channel]?[id] != nil
+        return subscribers[channel]?.contains(id) == true
     }
 
     /// Removes `subscriber`; false when it was not here.
     func remove(_ subscriber: any StreamSubscriber) -> Bool {
         loop.assertInLoop()
         let channel = subscriber.channel
-        guard subscribers[channel]?.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return false }
+        guard subscribers[channel]?.remove(ObjectIdentifier(subscriber)) == true else { return false }
         if subscribers[channel]?.isEmpty == true { subscribers[channel] = nil }
         removals += 1
         return true

@@ -9,11 +9,13 @@ extension TCPConnection {
     public func write(_ buffer: OutboundBuffer) {
         loop.assertInLoop()
         guard state == .open, buffer.count > 0 else { return }
-        outbox.append(buffer)
-        outboxBytes += buffer.count
-        acceptedBytes &+= UInt64(buffer.count)
+        let count = buffer.count
+        let isFirst = firstGathered == nil
+        if isFirst { firstGathered = buffer } else { outbox.append(buffer) }
+        outboxBytes += count
+        acceptedBytes &+= UInt64(count)
         if loop.isRunningJobs {
-            if outbox.count == 1 { loop.markForFlush(self) }
+            if isFirst { loop.markForFlush(self) }
         } else {
             flushOutbox()
         }
@@ -29,25 +31,41 @@ extension TCPConnection {
     }
 
     /// Sends everything gathered by ``write(_:)``: one `uv_try_write` of all buffers, then one `uv_write` for what the
-    /// kernel did not take (the buffers stay alive until it completes).
+    /// kernel did not take (the buffers stay alive until it completes). A single buffer (``firstGathered`` alone) is
+    /// written from a write vector on the stack.
     func flushOutbox() {
-        guard !outbox.isEmpty else { return }
-        // Take the outbox's storage (no copy); on the fast path it comes back emptied, capacity kept.
-        var buffers: [OutboundBuffer] = []
-        swap(&buffers, &outbox)
+        guard let first = firstGathered else { return }
+        firstGathered = nil
         let total = outboxBytes
         outboxBytes = 0
-        guard state == .open || state == .draining else { return }
-        let bufs = loop.scratchWriteVectors(buffers.count)
-        for (index, buffer) in buffers.enumerated() {
-            bufs[index] = uv_buf_init(buffer.base.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
-        }
+        guard state == .open || state == .draining else { return outbox.removeAll() }
+        guard outbox.isEmpty else { return flushMany(first, total: total) }
+        var vector = uv_buf_init(first.base.assumingMemoryBound(to: CChar.self), UInt32(total))
         var written = 0
         if pendingWriteCount == 0 {
             // Fast path: the kernel usually takes it all at once; no request allocation needed.
-            let result = uv_try_write(stream, bufs, UInt32(buffers.count))
-            if Int(result) == total {
-                loop.writtenBytes &+= UInt64(total)
+            guard let taken = tryWrite(&vector, count: 1, total: total) else { return }
+            if taken == total { return }
+            written = taken
+        }
+        queueWrite([first], vectors: &vector, written: written, total: total)
+    }
+
+    /// ``flushOutbox()`` for `first` and the buffers in ``outbox``, `total` bytes in all.
+    private func flushMany(_ first: OutboundBuffer, total: Int) {
+        // Take the outbox's storage (no copy); on the fast path it comes back emptied, capacity kept.
+        var buffers: [OutboundBuffer] = []
+        swap(&buffers, &outbox)
+        let count = buffers.count + 1
+        let bufs = loop.scratchWriteVectors(count)
+        bufs[0] = uv_buf_init(first.base.assumingMemoryBound(to: CChar.self), UInt32(first.count))
+        for (index, buffer) in buffers.enumerated() {
+            bufs[index + 1] = uv_buf_init(buffer.base.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
+        }
+        var written = 0
+        if pendingWriteCount == 0 {
+            guard let taken = tryWrite(bufs, count: count, total: total) else { return }
+            if taken == total {
                 // Everything is with the kernel: the write queue is empty again.
                 if outbox.isEmpty {
                     buffers.removeAll(keepingCapacity: true)
@@ -55,14 +73,30 @@ extension TCPConnection {
                 }
                 return
             }
-            if result > 0 {
-                written = Int(result)
-                loop.writtenBytes &+= UInt64(written)
-            } else if result != Int32(UV_EAGAIN.rawValue) {
-                fail(UVError(operation: "uv_try_write", code: result))
-                return
-            }
+            written = taken
         }
+        buffers.insert(first, at: 0)
+        queueWrite(buffers, vectors: bufs, written: written, total: total)
+    }
+
+    /// One `uv_try_write` of `count` vectors, `total` bytes: the bytes the kernel took (0 when it would block), or
+    /// nil after a failure (the connection is failing).
+    private func tryWrite(_ bufs: UnsafeMutablePointer<uv_buf_t>, count: Int, total: Int) -> Int? {
+        let result = uv_try_write(stream, bufs, UInt32(count))
+        if result >= 0 {
+            loop.writtenBytes &+= UInt64(result)
+            return Int(result)
+        }
+        if result == Int32(UV_EAGAIN.rawValue) { return 0 }
+        fail(UVError(operation: "uv_try_write", code: result))
+        return nil
+    }
+
+    /// Queues what the kernel did not take of `buffers` (their vectors `bufs`, of which `written` bytes went out) as
+    /// one `uv_write`; the buffers stay alive in its context until it completes.
+    private func queueWrite(
+        _ buffers: [OutboundBuffer], vectors bufs: UnsafeMutablePointer<uv_buf_t>, written: Int, total: Int
+    ) {
         // Skip what was written: whole buffers, then a prefix of the next one.
         var first = 0
         var skip = written

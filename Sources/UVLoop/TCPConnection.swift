@@ -47,8 +47,14 @@ public final class TCPConnection: LoopHandleOwner, @unchecked Sendable {
 
     /// Bytes handed to libuv and not yet written.
     @exclusivity(unchecked) var pendingWriteBytes = 0
-    /// Buffers gathered during a batch of loop jobs, sent together when it ends.
+    /// The first buffer gathered during a batch of loop jobs (most batches gather one per connection: a fan-out
+    /// delivery, a reply); the second and later ones wait in `outbox`. All are sent together when the batch ends.
+    /// Kept apart so a single frame is written from this object alone, without the outbox's array storage or its
+    /// write vectors (issue 18).
+    @exclusivity(unchecked) var firstGathered: OutboundBuffer?
+    /// Buffers gathered after ``firstGathered``, in order.
     @exclusivity(unchecked) var outbox: [OutboundBuffer] = []
+    /// Bytes in ``firstGathered`` and ``outbox``.
     @exclusivity(unchecked) var outboxBytes = 0
 
     /// Bytes accepted by ``write(_:)`` and not yet written to the socket.

@@ -66,7 +66,7 @@ struct LoopFigures: Sendable {
             var stream = StreamFigures()
             stream.catchUps = shard.catchUps
             for members in shard.subscribers.values {
-                for subscriber in members.values {
+                for subscriber in members.members {
                     let cursor: StreamCursor
                     switch subscriber {
                     case let webSocket as WebSocketSubscription:

@@ -15,7 +15,7 @@ import Locking
 final class FanoutShard: @unchecked Sendable {
     let loop: EventLoop
     /// By channel, so a change looks each channel up once.
-    var subscribers: [StreamChannel: [ObjectIdentifier: any StreamSubscriber]] = [:]
+    var subscribers: [StreamChannel: SubscriberList] = [:]
     var waiters: [VersionWaiter] = []
     var active = 0
     /// How many subscribers ever left: a round that began at another count checks that each one is still here.
@@ -42,7 +42,7 @@ final class FanoutShard: @unchecked Sendable {
     /// Whether `subscriber` (of `channel`) is still here.
     func contains(_ id: ObjectIdentifier, of channel: StreamChannel) -> Bool {
         loop.assertInLoop()
-        return subscribers[channel]?[id] != nil
+        return subscribers[channel]?.contains(id) == true
     }
 
     /// Removes `subscriber`; false when it was not here.
@@ -50,7 +50,7 @@ final class FanoutShard: @unchecked Sendable {
         loop.assertInLoop()
         // One lookup of the channel (by index), not one per step.
         guard let index = subscribers.index(forKey: subscriber.channel),
-            subscribers.values[index].removeValue(forKey: ObjectIdentifier(subscriber)) != nil
+            subscribers.values[index].remove(ObjectIdentifier(subscriber))
         else { return false }
         if subscribers.values[index].isEmpty { subscribers.remove(at: index) }
         removals += 1
@@ -75,6 +75,18 @@ final class FanoutShard: @unchecked Sendable {
         loop.assertInLoop()
         return queue.withLock { queue in
             if queue.deliveries.isEmpty { queue.draining = false }
+            var taken: [FanoutDelivery] = []
+            swap(&taken, &queue.deliveries)
+            return taken
+        }
+    }
+
+    /// Takes the queued deliveries when there are some and every one is a change, for the running round to absorb
+    /// (``DeliveryRound/absorb(_:of:)``); nil otherwise, the queue left as it is (drain job only).
+    func takeQueuedChanges() -> [FanoutDelivery]? {
+        loop.assertInLoop()
+        return queue.withLock { queue in
+            guard !queue.deliveries.isEmpty, queue.deliveries.allSatisfy({ $0.version != nil }) else { return nil }
             var taken: [FanoutDelivery] = []
             swap(&taken, &queue.deliveries)
             return taken
@@ -131,68 +143,5 @@ enum FanoutDelivery: Sendable {
         case .change(_, let messages): for message in messages.values { message.prepareForSharing() }
         case .broadcast(let message): message.prepareForSharing()
         }
-    }
-}
-
-/// What one drain of a shard delivers: the deliveries taken at once, by channel, to the subscribers there when the
-/// round began (a subscriber that joins later got a newer snapshot; one that leaves is skipped).
-///
-/// ## Thread safety
-/// Loop-confined, like its shard.
-final class DeliveryRound {
-    struct Group {
-        let channel: StreamChannel
-        /// This channel's messages of the round, in stream order.
-        let messages: [StreamMessage]
-        /// A copy of the channel's subscribers (copy-on-write: free unless the shard changes during the round).
-        let subscribers: [ObjectIdentifier: any StreamSubscriber]
-    }
-
-    let groups: [Group]
-    /// The newest version among the deliveries (nil: events only).
-    let newestVersion: UInt64?
-    /// The shard's removal count when the round began.
-    let removalsAtStart: Int
-    /// Where the next slice starts.
-    private var group = 0
-    private var next: Dictionary<ObjectIdentifier, any StreamSubscriber>.Index?
-
-    init(_ deliveries: [FanoutDelivery], of shard: FanoutShard) {
-        shard.loop.assertInLoop()
-        var groups: [Group] = []
-        for (channel, members) in shard.subscribers {
-            let messages = deliveries.compactMap { $0.message(for: channel) }
-            if !messages.isEmpty { groups.append(Group(channel: channel, messages: messages, subscribers: members)) }
-        }
-        self.groups = groups
-        newestVersion = deliveries.lazy.compactMap(\.version).max()
-        removalsAtStart = shard.removals
-        next = groups.first?.subscribers.startIndex
-    }
-
-    /// Delivers the round's messages to more subscribers of `shard`, about `limit` messages in all (at least one
-    /// subscriber's); true when the round is done.
-    func deliverSlice(_ limit: Int, in shard: FanoutShard) -> Bool {
-        shard.loop.assertInLoop()
-        var left = limit
-        while group < groups.count {
-            let current = groups[group]
-            var index = next ?? current.subscribers.startIndex
-            while index != current.subscribers.endIndex {
-                if left <= 0 {
-                    next = index
-                    return false
-                }
-                left -= current.messages.count
-                let (id, subscriber) = current.subscribers[index]
-                index = current.subscribers.index(after: index)
-                // Skip one that left since the round began (a closed socket, a /ws `unsubscribe`).
-                if shard.removals != removalsAtStart, !shard.contains(id, of: current.channel) { continue }
-                for message in current.messages { subscriber.deliver(message) }
-            }
-            group += 1
-            next = nil
-        }
-        return true
     }
 }

@@ -13,6 +13,8 @@ extension StoreFanout {
     /// time, until nothing is queued, and re-enqueues itself behind the loop's other jobs once the turn's budget is
     /// spent (``EventLoop/isTurnBudgetSpent``), or after ``drainJobNs``. So a fan-out to thousands of subscribers
     /// runs about 2 ms per loop turn, and the loop's other jobs and connections are served between its slices.
+    /// Changes queued while a round is under way join it (``DeliveryRound/absorb(_:of:)``): a subscriber not reached
+    /// yet gets every message due for it with one write.
     /// Writes are flushed after each slice, so their system calls count in the budget (and replies written
     /// meanwhile go out). At the end of a round, waiters of its newest version wake and the work that waited for it
     /// (acks) runs.
@@ -30,8 +32,10 @@ extension StoreFanout {
                 shard.round = DeliveryRound(deliveries, of: shard)
             }
             guard let round = shard.round else { return }
+            // Changes queued since the round began go out with its messages to the subscribers it has not reached.
+            if round.canAbsorb, let changes = shard.takeQueuedChanges() { round.absorb(changes, of: shard) }
             if round.deliverSlice(Self.deliverySlice, in: shard) {
-                shard.round = nil
+                shard.round = round.followUp
                 if let version = round.newestVersion {
                     shard.deliveredVersion = max(shard.deliveredVersion, version)
                     if !shard.waiters.isEmpty { wakeWaiters(in: shard, version: version) }

@@ -153,7 +153,7 @@ final class StoreFanout: Sendable {
             shard.active += 1
             return (shared.catchUpMessage(channel, from: position), shard)
         }
-        shard.subscribers[channel, default: [:]][ObjectIdentifier(subscriber)] = subscriber
+        shard.subscribers[channel, default: SubscriberList()].insert(subscriber)
         return first
     }
 

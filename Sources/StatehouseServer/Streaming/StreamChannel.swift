@@ -76,6 +76,12 @@ final class StreamMessage: @unchecked Sendable {
         webSocketFrameStorage = frame
         return frame
     }
+    /// Queues ``webSocketFrame``'s buffers on `connection` (a fan-out delivery: the frame is read in place, not copied
+    /// out of the message).
+    func writeWebSocketFrame(to connection: TCPConnection) {
+        if webSocketFrameStorage == nil { webSocketFrameStorage = WebSocketFrames.text(body) }
+        webSocketFrameStorage?.write(to: connection)
+    }
     /// Read once per subscriber per message: no dynamic exclusivity check (see the thread-safety note; issue 14,
     /// callgrind: the check would cost 76 instructions per delivery).
     @exclusivity(unchecked) private var webSocketFrameStorage: OutboundFrame?

@@ -12,6 +12,7 @@ extension WebSocketSession {
         repeat {
             var actions: [WebSocketConnection.Action] = []
             machine.read(bytes, from: &offset, now: now, into: &actions)
+            if machine.state != .open { stopStreams() }
             carryOut(actions)
         } while offset < bytes.count
         if state == .open, connection.isWritePaused { connection.stopReading() }  // until writable again
@@ -22,7 +23,15 @@ extension WebSocketSession {
         context.loop.assertInLoop()
         var actions: [WebSocketConnection.Action] = []
         event(&machine, &actions)
+        if machine.state != .open { stopStreams() }
         carryOut(actions)
+    }
+
+    /// The machine has left `open`: the subscriptions send no more data (RFC 6455 §5.5.1). Each keeps the flag it
+    /// checks per delivery (``WebSocketSubscription/isStreaming``), so a delivery does not read the session.
+    func stopStreams() {
+        context.loop.assertInLoop()
+        for subscription in subscriptions.values where subscription.isStreaming { subscription.isStreaming = false }
     }
 
     /// Carries out the machine's actions in order.

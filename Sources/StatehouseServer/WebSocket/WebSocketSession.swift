@@ -159,6 +159,7 @@ final class WebSocketSession: ServerSession, @unchecked Sendable {
         context.loop.assertInLoop()
         var ignored: [WebSocketConnection.Action] = []
         machine.peerEnded(into: &ignored)
+        stopStreams()
         closeTimer?.close()
         closeTimer = nil
         keepAlive?.close()

@@ -19,6 +19,11 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     /// Touched on every delivery, on the loop thread only: no dynamic exclusivity check (issue 14, callgrind: the
     /// checks in `deliver` and `send` would cost about 310 instructions per delivery).
     @exclusivity(unchecked) var cursor = StreamCursor()
+    /// Whether the session may still send data frames: true while it is `open`, cleared by the session when its
+    /// machine leaves `open` (no data after a Close, RFC 6455 §5.5.1; ``WebSocketSession/stopStreams()``). Kept
+    /// here so a delivery reads this object and the connection, not the session (issue 18: the `unowned` session
+    /// costs a strong retain and a release per delivery, and one more object's cache lines).
+    @exclusivity(unchecked) var isStreaming: Bool
 
     init(session: WebSocketSession, store: HostedStore, channel: StreamChannel, id: String?) {
         session.connection.loop.assertInLoop()
@@ -27,6 +32,7 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
         self.store = store
         self.channel = channel
         self.id = id
+        isStreaming = session.state == .open
     }
 
     /// Joins the store's stream and sends the first message (a snapshot, or a patch when resuming).
@@ -41,23 +47,34 @@ final class WebSocketSubscription: StreamSubscriber, @unchecked Sendable {
     /// release builds, where the assert itself is gone (issue 14, callgrind: about 100 instructions per delivery).
     var loop: EventLoop { session.context.loop }
 
+    /// Reads this object, the connection and the shared message; the session only when the subscription falls
+    /// behind or the store was deleted.
     func deliver(_ message: StreamMessage) {
         connection.loop.assertInLoop()
-        let session = self.session
-        guard session.state == .open else { return }
+        guard isStreaming else { return }
         switch cursor.decide(message, writePaused: connection.isWritePaused) {
         case .send: send(message)
         case .catchUp: catchUp()
-        case .skip: if cursor.isBehind, !session.hasBehindSubscription { session.fellBehind() }
+        case .skip: if cursor.isBehind { noteBehind() }
         }
         if message.kind == .deleted { session.storeDeleted(self) }
     }
 
     func send(_ message: StreamMessage) {
         connection.loop.assertInLoop()
-        (id.map { Self.tagged(message.body, sub: $0) } ?? message.webSocketFrame).write(to: connection)
+        if let id {
+            Self.tagged(message.body, sub: id).write(to: connection)
+        } else {
+            message.writeWebSocketFrame(to: connection)
+        }
         cursor.sent(message, writePaused: connection.isWritePaused)
-        if cursor.isBehind, !session.hasBehindSubscription { session.fellBehind() }
+        if cursor.isBehind { noteBehind() }
+    }
+
+    /// The subscription is behind: the session's lag clock starts unless another subscription started it.
+    private func noteBehind() {
+        let session = self.session
+        if !session.hasBehindSubscription { session.fellBehind() }
     }
 
     /// Sends what brings this subscription from its last version to the newest (a patch when possible).

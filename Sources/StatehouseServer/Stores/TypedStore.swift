@@ -12,15 +12,28 @@ import Locking
 /// concrete (``ReducerCatalog/register(_:as:)``), so the closures it makes are compiled for `R`.
 ///
 /// ## Thread safety
-/// Sendable: immutable references plus a locked encoding cache.
+/// Sendable: immutable references plus a locked encoding cache (``Encodings``).
 final class TypedStore<R: ServableReducer>: Sendable {
     let name: String
     let fanout: StoreFanout
     let store: Store<R>
     /// Actions without payload, decoded once per type; shared by every store of `R` in one catalog.
     let payloadless: PayloadlessActions<R.Action>
-    /// The last state encoded (every caller runs on the store's executor; the lock costs an uncontended atomic).
-    private let cached = Locked<StateReply?>(nil)
+    /// The last state encoded and the encode cache (every caller runs on the store's executor; the lock costs an
+    /// uncontended atomic).
+    private let cached = Locked(Encodings())
+
+    /// What ``encode(_:)`` keeps between versions.
+    struct Encodings: Sendable {
+        /// The last state encoded.
+        var reply: StateReply?
+        /// Its encoding when the state holds chunked arrays (``Statehouse/ChunkedArray``).
+        var traced: JSONIncrementalEncoding?
+        /// The chunks' JSON of the last encodes (a state without chunked arrays: nothing kept).
+        var cache = JSONEncodeCache()
+        /// The encoding (without its text) of the last version handed to the fan-out, for the next one's patch.
+        var streamed: (version: UInt64, encoding: JSONIncrementalEncoding)?
+    }
 
     /// Where the store is written (nil: in memory only).
     let persistence: StorePersistence?
@@ -109,7 +122,8 @@ final class TypedStore<R: ServableReducer>: Sendable {
     func start() async {
         // One observer per store: each new state is encoded once, kept in the history, and streamed.
         _ = await store.observe { [self] snapshot in
-            fanout.stateChanged(version: snapshot.version, json: encode(snapshot).state)
+            let (reply, patch) = encodeForStream(snapshot)
+            fanout.stateChanged(version: snapshot.version, json: reply.state, patch: patch)
         }
         _ = await store.observeEvents { [self] event in
             guard let fsa = FluxStandardActionEncoding.encode(event) else {
@@ -201,12 +215,36 @@ final class TypedStore<R: ServableReducer>: Sendable {
 
     /// The snapshot's state as JSON, from the cache when this version was already encoded.
     private func encode(_ snapshot: Snapshot<R.State>) -> StateReply {
-        if let hit = cached.withLock({ $0 }), hit.version == snapshot.version { return hit }
-        let reply = StateReply(version: snapshot.version, state: Self.encode(snapshot.state))
-        cached.withLock { cached in
-            if (cached?.version ?? 0) <= reply.version { cached = reply }
+        cached.withLock { Self.encode(snapshot, in: &$0).reply }
+    }
+
+    /// The snapshot's state as JSON and, when its state holds chunked arrays and the version before it was the last
+    /// one streamed, the RFC 6902 ops from that version (``JSONCoding/JSONIncrementalEncoding/patch(from:to:)``:
+    /// found without parsing or diffing the state). The observer's path, in version order.
+    private func encodeForStream(_ snapshot: Snapshot<R.State>) -> (reply: StateReply, patch: [UInt8]?) {
+        cached.withLock { encodings in
+            let (reply, traced) = Self.encode(snapshot, in: &encodings)
+            defer { encodings.streamed = traced.map { (snapshot.version, $0.forgettingText()) } }
+            guard let traced, let previous = encodings.streamed, previous.version &+ 1 == snapshot.version else {
+                return (reply, nil)
+            }
+            return (reply, JSONIncrementalEncoding.patch(from: previous.encoding, to: traced))
         }
-        return reply
+    }
+
+    /// Encodes through the cache unless `encodings` holds this version already.
+    private static func encode(
+        _ snapshot: Snapshot<R.State>, in encodings: inout Encodings
+    ) -> (reply: StateReply, traced: JSONIncrementalEncoding?) {
+        if let hit = encodings.reply, hit.version == snapshot.version { return (hit, encodings.traced) }
+        let encoding = try? encodings.cache.encode(snapshot.state)
+        let reply = StateReply(version: snapshot.version, state: encoding?.bytes ?? Array("null".utf8))
+        let traced = encoding?.isIncremental == true ? encoding : nil
+        if (encodings.reply?.version ?? 0) <= reply.version {
+            encodings.reply = reply
+            encodings.traced = traced
+        }
+        return (reply, traced)
     }
 
     /// A state as JSON: sorted keys, so one state always has the same bytes.

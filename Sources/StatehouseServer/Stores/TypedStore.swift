@@ -27,12 +27,27 @@ final class TypedStore<R: ServableReducer>: Sendable {
     struct Encodings: Sendable {
         /// The last state encoded.
         var reply: StateReply?
-        /// Its encoding when the state holds chunked arrays (``Statehouse/ChunkedArray``).
+        /// Made when a state was found to hold chunked arrays (``Statehouse/ChunkedArray``); nil for other states,
+        /// so a small store pays one word for it.
+        var incremental: IncrementalEncodings?
+    }
+
+    /// The encode cache of a store whose state holds chunked arrays.
+    ///
+    /// ## Thread safety
+    /// `@unchecked Sendable`: a class only so that ``Encodings`` stays one word when unused; it is read and written
+    /// only inside ``TypedStore``'s lock (`cached`).
+    final class IncrementalEncodings: @unchecked Sendable {
+        /// The chunks' JSON of the last encodes.
+        var cache: JSONEncodeCache
+        /// The encoding of ``Encodings/reply``'s version.
         var traced: JSONIncrementalEncoding?
-        /// The chunks' JSON of the last encodes (a state without chunked arrays: nothing kept).
-        var cache = JSONEncodeCache()
         /// The encoding (without its text) of the last version handed to the fan-out, for the next one's patch.
         var streamed: (version: UInt64, encoding: JSONIncrementalEncoding)?
+
+        init(cache: JSONEncodeCache) {
+            self.cache = cache
+        }
     }
 
     /// Where the store is written (nil: in memory only).
@@ -224,25 +239,34 @@ final class TypedStore<R: ServableReducer>: Sendable {
     private func encodeForStream(_ snapshot: Snapshot<R.State>) -> (reply: StateReply, patch: [UInt8]?) {
         cached.withLock { encodings in
             let (reply, traced) = Self.encode(snapshot, in: &encodings)
-            defer { encodings.streamed = traced.map { (snapshot.version, $0.forgettingText()) } }
-            guard let traced, let previous = encodings.streamed, previous.version &+ 1 == snapshot.version else {
+            guard let incremental = encodings.incremental else { return (reply, nil) }
+            defer { incremental.streamed = traced.map { (snapshot.version, $0.forgettingText()) } }
+            guard let traced, let previous = incremental.streamed, previous.version &+ 1 == snapshot.version else {
                 return (reply, nil)
             }
             return (reply, JSONIncrementalEncoding.patch(from: previous.encoding, to: traced))
         }
     }
 
-    /// Encodes through the cache unless `encodings` holds this version already.
+    /// Encodes (through the cache once the state was found to hold chunked arrays) unless `encodings` holds this
+    /// version already.
     private static func encode(
         _ snapshot: Snapshot<R.State>, in encodings: inout Encodings
     ) -> (reply: StateReply, traced: JSONIncrementalEncoding?) {
-        if let hit = encodings.reply, hit.version == snapshot.version { return (hit, encodings.traced) }
-        let encoding = try? encodings.cache.encode(snapshot.state)
+        if let hit = encodings.reply, hit.version == snapshot.version { return (hit, encodings.incremental?.traced) }
+        let encoding: JSONIncrementalEncoding?
+        if let incremental = encodings.incremental {
+            encoding = try? incremental.cache.encode(snapshot.state)
+        } else {
+            var probe = JSONEncodeCache()  // encodes plainly unless the state holds a chunked array
+            encoding = try? probe.encode(snapshot.state)
+            if probe.isCaching { encodings.incremental = IncrementalEncodings(cache: probe) }
+        }
         let reply = StateReply(version: snapshot.version, state: encoding?.bytes ?? Array("null".utf8))
         let traced = encoding?.isIncremental == true ? encoding : nil
         if (encodings.reply?.version ?? 0) <= reply.version {
             encodings.reply = reply
-            encodings.traced = traced
+            encodings.incremental?.traced = traced
         }
         return (reply, traced)
     }

@@ -75,7 +75,8 @@ final class TypedStore<R: ServableReducer>: Sendable {
         }
         self.log = log
         guard let persistence else {
-            fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
+            fanout = StoreFanout(
+                storeName: name, historySize: historySize, initialJSON: Self.seed(cached, Snapshot(version: 0, state: state)))
             store = Store(
                 reducer: R(), state: state, name: name, lineLogger: log, logging: logging, executor: executor,
                 startsAtInit: false)
@@ -95,6 +96,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
             storeName: name, historySize: historySize, epoch: persistence.epoch, version: versions[0].version,
             initialJSON: versions[0].json)
         for (version, json) in versions.dropFirst() { fanout.stateChanged(version: version, json: json) }
+        _ = Self.seed(cached, recovered)
         store = Store(
             reducer: R(), state: state, name: name, lineLogger: log, logging: logging, executor: executor,
             recovered: recovered, journal: Self.journal(persistence), startsAtInit: false)
@@ -245,6 +247,16 @@ final class TypedStore<R: ServableReducer>: Sendable {
                 return (reply, nil)
             }
             return (reply, JSONIncrementalEncoding.patch(from: previous.encoding, to: traced))
+        }
+    }
+
+    /// Encodes the store's first state into `cached` as the last one streamed (so the first change's patch is found
+    /// incrementally too) and returns its JSON.
+    private static func seed(_ cached: Locked<Encodings>, _ snapshot: Snapshot<R.State>) -> [UInt8] {
+        cached.withLock { encodings in
+            let (reply, traced) = encode(snapshot, in: &encodings)
+            encodings.incremental?.streamed = traced.map { (snapshot.version, $0.forgettingText()) }
+            return reply.state
         }
     }
 

@@ -139,8 +139,8 @@ final class TypedStore<R: ServableReducer>: Sendable {
     func start() async {
         // One observer per store: each new state is encoded once, kept in the history, and streamed.
         _ = await store.observe { [self] snapshot in
-            let (reply, patch) = encodeForStream(snapshot)
-            fanout.stateChanged(version: snapshot.version, json: reply.state, patch: patch)
+            let (reply, patch, sharedEnds) = encodeForStream(snapshot)
+            fanout.stateChanged(version: snapshot.version, json: reply.state, patch: patch, sharedEnds: sharedEnds)
         }
         _ = await store.observeEvents { [self] event in
             guard let fsa = FluxStandardActionEncoding.encode(event) else {
@@ -237,16 +237,23 @@ final class TypedStore<R: ServableReducer>: Sendable {
 
     /// The snapshot's state as JSON and, when its state holds chunked arrays and the version before it was the last
     /// one streamed, the RFC 6902 ops from that version (``JSONCoding/JSONIncrementalEncoding/patch(from:to:)``:
-    /// found without parsing or diffing the state). The observer's path, in version order.
-    private func encodeForStream(_ snapshot: Snapshot<R.State>) -> (reply: StateReply, patch: [UInt8]?) {
+    /// found without parsing or diffing the state) and the bytes both texts are known to share at their ends
+    /// (``JSONCoding/JSONIncrementalEncoding/sharedEnds(_:_:)``, for the history's delta). The observer's path, in
+    /// version order.
+    private func encodeForStream(
+        _ snapshot: Snapshot<R.State>
+    ) -> (reply: StateReply, patch: [UInt8]?, sharedEnds: (prefix: Int, suffix: Int)) {
         cached.withLock { encodings in
             let (reply, traced) = Self.encode(snapshot, in: &encodings)
-            guard let incremental = encodings.incremental else { return (reply, nil) }
+            guard let incremental = encodings.incremental else { return (reply, nil, (0, 0)) }
             defer { incremental.streamed = traced.map { (snapshot.version, $0.forgettingText()) } }
             guard let traced, let previous = incremental.streamed, previous.version &+ 1 == snapshot.version else {
-                return (reply, nil)
+                return (reply, nil, (0, 0))
             }
-            return (reply, JSONIncrementalEncoding.patch(from: previous.encoding, to: traced))
+            return (
+                reply, JSONIncrementalEncoding.patch(from: previous.encoding, to: traced),
+                JSONIncrementalEncoding.sharedEnds(previous.encoding, traced)
+            )
         }
     }
 

@@ -81,10 +81,14 @@ final class StoreFanout: Sendable {
     // MARK: Store side (the store's actor, in version order)
 
     /// Records a new state and sends one message per active channel. `patch`: the RFC 6902 ops from `version - 1`
-    /// when the store has them (then no `format=patch` stream of the whole state parses or diffs a state).
-    func stateChanged(version: UInt64, json: [UInt8], patch: [UInt8]? = nil) {
+    /// when the store has them (then no `format=patch` stream of the whole state parses or diffs a state);
+    /// `sharedEnds`: bytes `json` is known to share with the previous version's at its start and end (the history's
+    /// delta then scans only the bytes between).
+    func stateChanged(
+        version: UInt64, json: [UInt8], patch: [UInt8]? = nil, sharedEnds: (prefix: Int, suffix: Int) = (0, 0)
+    ) {
         let (messages, active) = shared.withLock { shared -> ([StreamChannel: StreamMessage], [FanoutShard]) in
-            shared.history.record(version: version, json: json)
+            shared.history.record(version: version, json: json, sharedEnds: sharedEnds)
             shared.messages.removeAll()
             shared.newestPatch = version > 0 ? patch : nil
             if let patch { shared.messages.keep(patch, from: version - 1) }

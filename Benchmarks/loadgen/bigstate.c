@@ -1,7 +1,7 @@
 /* bigstate: one big TodoList store, many WebSocket subscribers, a run of changes (epoll, one process, loopback only).
  *
  *   bigstate --port P --store NAME --bytes N [--subs 100] [--changes 70] [--max-seconds 240] [--format state|patch]
- *            [--minimal 0|1]
+ *            [--minimal 0|1] [--probe 1|0]
  *
  *   1. PUT /stores/NAME {"reducer":"TodoList","state":{"items":[…],"nextID":…}}: about N bytes of state JSON
  *      (items of about 140 bytes each). The server needs limits.maxBodyBytes above N.
@@ -12,7 +12,7 @@
  *      --minimal 1, `Prefer: return=minimal`: the answer holds the version, not the state) and
  *      waits until its answer has come and every subscriber holds that version (a `state` or `patch` message whose
  *      "version" is at least the answer's). Meanwhile a probe connection sends GET /healthz whenever its previous
- *      answer came. Prints "CHANGES change_ms_p50=... change_ms_max=... post_ms_p50=... probe_ms_p50=...
+ *      answer came (not with --probe 0). Prints "CHANGES change_ms_p50=... change_ms_max=... post_ms_p50=... probe_ms_p50=...
  *      probe_ms_max=..." (change: from the POST's write until the last subscriber has it) and waits for a line.
  *   4. DELETE /stores/NAME; waits for every subscriber to be closed (after its `deleted` message) and closes the
  *      HTTP connections. Prints "RESULT deleted=1" and waits for stdin to close.
@@ -52,8 +52,8 @@ static struct {
     long bytes;
     const char *store;
     double max_seconds;
-    int patch, minimal;
-} opt = {0, 100, 70, 1000000, "big", 240, 0, 0};
+    int patch, minimal, probe;
+} opt = {0, 100, 70, 1000000, "big", 240, 0, 0, 1};
 
 static int epfd;
 static unsigned char rbuf[1 << 18];
@@ -296,6 +296,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(k, "--max-seconds")) opt.max_seconds = atof(v);
         else if (!strcmp(k, "--format")) opt.patch = !strcmp(v, "patch");
         else if (!strcmp(k, "--minimal")) opt.minimal = atoi(v);
+        else if (!strcmp(k, "--probe")) opt.probe = atoi(v);
         else fail("unknown option");
     }
     if (opt.port <= 0 || opt.subs <= 0 || opt.changes < 1 || opt.changes > MAX_CHANGES) fail("bad options");
@@ -333,8 +334,8 @@ int main(int argc, char **argv) {
     wait_line();
 
     static uint64_t change_us[MAX_CHANGES], post_us[MAX_CHANGES];
-    probing = 1;
-    send_probe();
+    probing = opt.probe;
+    if (probing) send_probe();
     for (int k = 0; k < opt.changes; k++) {
         char action[256];
         int an = snprintf(action, sizeof action, "{\"type\":\"add\",\"payload\":{\"text\":\"change %d of the benchmark\"}}", k);

@@ -304,7 +304,7 @@ int main(int argc, char **argv) {
     alarm((unsigned)opt.max_seconds);
     if ((epfd = epoll_create1(0)) < 0) fail("epoll_create1");
     open_conn(&http);
-    open_conn(&probe);
+    if (opt.probe) open_conn(&probe); /* an idle probe connection would meet the server's idle timeout */
     char head[512];
 
     size_t body_len;

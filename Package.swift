@@ -122,7 +122,11 @@ let package = Package(
             name: "JSONCodingTests", dependencies: ["JSONCoding", "JSON", "StatehouseTestClients"],
             swiftSettings: strict),
         .testTarget(
-            name: "DemoReducersTests", dependencies: ["Locking", "DemoReducers", "StatehouseTesting", "StatehouseCore"],
+            name: "DemoReducersTests",
+            dependencies: [
+                "Locking", "DemoReducers", "StatehouseTesting", "StatehouseCore", "Statehouse", "JSONCoding", "JSON",
+                "StatehouseTestClients",
+            ],
             swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "UVLoopTests", dependencies: ["Locking", "UVLoop", "StatehouseTestClients"], swiftSettings: strict),

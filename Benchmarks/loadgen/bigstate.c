@@ -1,15 +1,18 @@
 /* bigstate: one big TodoList store, many WebSocket subscribers, a run of changes (epoll, one process, loopback only).
  *
- *   bigstate --port P --store NAME --bytes N [--subs 100] [--changes 70] [--max-seconds 240]
+ *   bigstate --port P --store NAME --bytes N [--subs 100] [--changes 70] [--max-seconds 240] [--format state|patch]
+ *            [--minimal 0|1] [--probe 1|0]
  *
  *   1. PUT /stores/NAME {"reducer":"TodoList","state":{"items":[…],"nextID":…}}: about N bytes of state JSON
  *      (items of about 140 bytes each). The server needs limits.maxBodyBytes above N.
- *   2. Opens --subs WebSocket subscribers on /stores/NAME/ws (the whole state, as `state` messages) and waits for
- *      each one's snapshot. Prints "READY put_ms=... connect_ms=..." and waits for one line on stdin.
- *   3. --changes times, one after another: POST /stores/NAME/actions {"type":"add","payload":{"text":"…"}} and
+ *   2. Opens --subs WebSocket subscribers on /stores/NAME/ws (the whole state, as `state` messages; with --format
+ *      patch, /stores/NAME/ws?format=patch: a snapshot, then RFC 6902 `patch` messages) and waits for each one's
+ *      snapshot. Prints "READY put_ms=... connect_ms=..." and waits for one line on stdin.
+ *   3. --changes times, one after another: POST /stores/NAME/actions {"type":"add","payload":{"text":"…"}} (with
+ *      --minimal 1, `Prefer: return=minimal`: the answer holds the version, not the state) and
  *      waits until its answer has come and every subscriber holds that version (a `state` or `patch` message whose
  *      "version" is at least the answer's). Meanwhile a probe connection sends GET /healthz whenever its previous
- *      answer came. Prints "CHANGES change_ms_p50=... change_ms_max=... post_ms_p50=... probe_ms_p50=...
+ *      answer came (not with --probe 0). Prints "CHANGES change_ms_p50=... change_ms_max=... post_ms_p50=... probe_ms_p50=...
  *      probe_ms_max=..." (change: from the POST's write until the last subscriber has it) and waits for a line.
  *   4. DELETE /stores/NAME; waits for every subscriber to be closed (after its `deleted` message) and closes the
  *      HTTP connections. Prints "RESULT deleted=1" and waits for stdin to close.
@@ -49,7 +52,8 @@ static struct {
     long bytes;
     const char *store;
     double max_seconds;
-} opt = {0, 100, 70, 1000000, "big", 240};
+    int patch, minimal, probe;
+} opt = {0, 100, 70, 1000000, "big", 240, 0, 0, 1};
 
 static int epfd;
 static unsigned char rbuf[1 << 18];
@@ -290,6 +294,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(k, "--subs")) opt.subs = atoi(v);
         else if (!strcmp(k, "--changes")) opt.changes = atoi(v);
         else if (!strcmp(k, "--max-seconds")) opt.max_seconds = atof(v);
+        else if (!strcmp(k, "--format")) opt.patch = !strcmp(v, "patch");
+        else if (!strcmp(k, "--minimal")) opt.minimal = atoi(v);
+        else if (!strcmp(k, "--probe")) opt.probe = atoi(v);
         else fail("unknown option");
     }
     if (opt.port <= 0 || opt.subs <= 0 || opt.changes < 1 || opt.changes > MAX_CHANGES) fail("bad options");
@@ -297,7 +304,7 @@ int main(int argc, char **argv) {
     alarm((unsigned)opt.max_seconds);
     if ((epfd = epoll_create1(0)) < 0) fail("epoll_create1");
     open_conn(&http);
-    open_conn(&probe);
+    if (opt.probe) open_conn(&probe); /* an idle probe connection would meet the server's idle timeout */
     char head[512];
 
     size_t body_len;
@@ -315,10 +322,10 @@ int main(int argc, char **argv) {
         open_conn(&subs[i]);
         char req[512];
         int n = snprintf(req, sizeof req,
-                         "GET /stores/%s/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                         "GET /stores/%s/ws%s HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
                          "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                          "Sec-WebSocket-Version: 13\r\n\r\n",
-                         opt.store);
+                         opt.store, opt.patch ? "?format=patch" : "");
         queue_out(&subs[i], req, (size_t)n);
     }
     while (snapshots < opt.subs) pump();
@@ -327,13 +334,14 @@ int main(int argc, char **argv) {
     wait_line();
 
     static uint64_t change_us[MAX_CHANGES], post_us[MAX_CHANGES];
-    probing = 1;
-    send_probe();
+    probing = opt.probe;
+    if (probing) send_probe();
     for (int k = 0; k < opt.changes; k++) {
         char action[256];
         int an = snprintf(action, sizeof action, "{\"type\":\"add\",\"payload\":{\"text\":\"change %d of the benchmark\"}}", k);
         snprintf(head, sizeof head,
-                 "POST /stores/%s/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n", opt.store, an);
+                 "POST /stores/%s/actions HTTP/1.1\r\nHost: 127.0.0.1\r\n%sContent-Length: %d\r\n\r\n", opt.store,
+                 opt.minimal ? "Prefer: return=minimal\r\n" : "", an);
         uint64_t s = now_ns();
         if (request(head, action, (size_t)an) != 200) fail("a change POST was not answered 200");
         post_us[k] = (now_ns() - s) / 1000;

@@ -1,6 +1,9 @@
 public import Statehouse
 
 /// A demo to-do list: `{"items":[{"id":Int,"text":String,"done":Bool}],"nextID":Int}`.
+///
+/// `items` is a ``Statehouse/ChunkedArray`` (the same JSON as an array): a change to one item of a big list
+/// re-encodes that item's chunk, not the list (docs/architecture.md "Big states").
 public struct TodoList: ServableReducer {
     public struct Item: Codable, Equatable, Sendable {
         public var id: Int
@@ -14,10 +17,10 @@ public struct TodoList: ServableReducer {
     }
 
     public struct State: Codable, Equatable, Sendable {
-        public var items: [Item]
+        public var items: ChunkedArray<Item>
         public var nextID: Int
         public init(items: [Item] = [], nextID: Int = 1) {
-            self.items = items
+            self.items = ChunkedArray(items)
             self.nextID = nextID
         }
     }

@@ -33,6 +33,13 @@ struct EncoderState {
     var topLevelWasEmpty = false
     /// Source of unique container generations, so a stale handle is detected.
     var generations = 0
+    /// The cache of a ``JSONEncodeCache/encode(_:)`` (nil for a plain encode): chunked arrays are written as
+    /// placeholders and recorded in `chunkedArrays`.
+    var chunkCache: UnsafeMutablePointer<JSONEncodeCache>?
+    /// Chunked arrays met by a cached encode, in the order their placeholders were written.
+    var chunkedArrays: [ChunkedArrayTrace] = []
+    /// Set when a chunked array asked a plain encode for its cache (so ``JSONEncodeCache`` switches to cached encodes).
+    var sawChunkedArray = false
 
     init(bytes: ByteBuffer, nodes: ScratchArena<EncodingNode>, elements: ScratchArena<EncodedElement>) {
         self.bytes = bytes

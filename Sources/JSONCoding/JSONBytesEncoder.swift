@@ -25,6 +25,12 @@ public struct JSONBytesEncoder: Sendable {
     ///   nothing; any error thrown by `encode(to:)`.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = BytesEncoder()
+        try Self.run(value, with: encoder)
+        return encoder.output
+    }
+
+    /// Encodes `value` with `encoder` (fresh) and reports the errors found along the way, as ``encode(_:)``.
+    static func run<T: Encodable>(_ value: T, with encoder: BytesEncoder) throws {
         try encoder.encodeRoot(value)
         if encoder.state.pointee.topLevelWasEmpty {
             throw EncodingError.invalidValue(
@@ -37,6 +43,5 @@ public struct JSONBytesEncoder: Sendable {
                 EncodingError.Context(
                     codingPath: [], debugDescription: "Containers nested 512 or more deep cannot be written as JSON."))
         }
-        return encoder.output
     }
 }

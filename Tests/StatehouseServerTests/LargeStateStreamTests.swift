@@ -47,7 +47,10 @@ extension ServerTests {
                     let patch = try patches.receiveJSON()
                     let ops = patch["ops"] as? [[String: Any]] ?? []
                     outcome["patch"] = patch["type"] as? String == "patch" && patch["base"] as? Int == 0
-                        && ops.contains { $0["op"] as? String == "add" && $0["path"] as? String == "/items/1500" }
+                        && ops.contains {
+                            // The end of the list, by index or `-` (RFC 6902 §4.1): the same place.
+                            $0["op"] as? String == "add" && ["/items/1500", "/items/-"].contains($0["path"] as? String ?? "")
+                        }
                     let taggedNext = try multiplexed.receiveJSON()
                     outcome["tagged state"] = taggedNext["sub"] as? String == "s1" && Self.items(taggedNext) == 1_501
                     let nextEvent = try events.next()

@@ -4,7 +4,8 @@ import UVLoop
 /// Actions over HTTP: `POST /stores/{name}/actions` (one path for idempotency keys: ``IdempotencyGate``) and `/reset`.
 extension HTTPSession {
     /// `POST /stores/{name}/actions`: submits the action (or batch) and answers once it is reduced, or settled with
-    /// `?wait=settled`; an `Idempotency-Key` replays the first outcome of its action.
+    /// `?wait=settled`; an `Idempotency-Key` replays the first outcome of its action. `Prefer: return=minimal`
+    /// (RFC 7240 §4.2) leaves the state out of the answer.
     func post(_ request: HTTPRequest, to store: HostedStore) {
         let wait: ActionWait
         do {
@@ -21,7 +22,9 @@ extension HTTPSession {
         case .success(let prepared):
             action = prepared
         }
-        let answer = PostAnswer(session: self, keepAlive: request.keepAlive, storeName: store.name, wait: wait)
+        let answer = PostAnswer(
+            session: self, keepAlive: request.keepAlive, storeName: store.name, wait: wait,
+            returning: request.fields["Prefer"] == nil ? .representation : ReturnPreference(request.fields))
         var note: IdempotencyNote?
         if let key = request.fields["Idempotency-Key"] {
             let waiter: (IdempotencyCache.Outcome) -> Void = { [answer] in answer.answer($0, replayed: true) }

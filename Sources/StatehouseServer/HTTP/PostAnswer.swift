@@ -13,13 +13,16 @@ final class PostAnswer: @unchecked Sendable {
     private let keepAlive: Bool
     private let storeName: String
     private let wait: ActionWait
+    /// `minimal`: the answer leaves the state out (`Prefer: return=minimal`).
+    private let returning: ReturnPreference
     /// The way of the request's `Idempotency-Key`, if it has a new one (set before the action is submitted).
     var gate: IdempotencyGate?
     /// The store's outcome, set by ``completed(_:)`` before the loop reads it in ``deliver()``.
     private var outcome: IdempotencyCache.Outcome?
 
-    init(session: HTTPSession, keepAlive: Bool, storeName: String, wait: ActionWait) {
+    init(session: HTTPSession, keepAlive: Bool, storeName: String, wait: ActionWait, returning: ReturnPreference) {
         session.context.loop.assertInLoop()
+        self.returning = returning
         self.session = session
         self.keepAlive = keepAlive
         self.storeName = storeName
@@ -50,13 +53,19 @@ final class PostAnswer: @unchecked Sendable {
     func answer(_ outcome: IdempotencyCache.Outcome, replayed: Bool) {
         session.context.loop.assertInLoop()
         let replay = replayed ? [HTTPField(name: "Idempotent-Replayed", value: "true")] : []
+        let minimal = returning == .minimal
         switch outcome {
         case .reduced(let reply):
-            session.finish(Responses.json(200, WireMessage.storeState(store: storeName, reply), fields: replay), keepAlive: keepAlive)
+            let body = minimal
+                ? WireMessage.storeVersion(store: storeName, version: reply.version)
+                : WireMessage.storeState(store: storeName, reply)
+            session.finish(Responses.json(200, body, fields: replay + returning.appliedFields), keepAlive: keepAlive)
         case .timedOut(let reply):
             let timeout: Duration = if case .settled(let limit) = wait { limit } else { .zero }
             session.finish(
-                Responses.json(408, WireMessage.settleTimeout(store: storeName, reply, timeout: timeout), fields: replay),
+                Responses.json(
+                    408, WireMessage.settleTimeout(store: storeName, reply, timeout: timeout, withState: !minimal),
+                    fields: replay + returning.appliedFields),
                 keepAlive: keepAlive)
         case .failed(let error):
             session.finish(Responses.error(error), keepAlive: keepAlive)

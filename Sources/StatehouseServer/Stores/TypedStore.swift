@@ -12,7 +12,7 @@ import Locking
 /// concrete (``ReducerCatalog/register(_:as:)``), so the closures it makes are compiled for `R`.
 ///
 /// ## Thread safety
-/// Sendable: immutable references plus a locked encoding cache.
+/// Sendable: immutable references plus a locked encoding cache (``Encodings``).
 final class TypedStore<R: ServableReducer>: Sendable {
     let name: String
     let fanout: StoreFanout
@@ -22,8 +22,36 @@ final class TypedStore<R: ServableReducer>: Sendable {
     let decoded: DecodedActions<R.Action>
     /// Actions without payload, decoded once per type.
     var payloadless: PayloadlessActions<R.Action> { decoded.payloadless }
-    /// The last state encoded (every caller runs on the store's executor; the lock costs an uncontended atomic).
-    private let cached = Locked<StateReply?>(nil)
+    /// The last state encoded and the encode cache (every caller runs on the store's executor; the lock costs an
+    /// uncontended atomic).
+    private let cached = Locked(Encodings())
+
+    /// What ``encode(_:)`` keeps between versions.
+    struct Encodings: Sendable {
+        /// The last state encoded.
+        var reply: StateReply?
+        /// Made when a state was found to hold chunked arrays (``Statehouse/ChunkedArray``); nil for other states,
+        /// so a small store pays one word for it.
+        var incremental: IncrementalEncodings?
+    }
+
+    /// The encode cache of a store whose state holds chunked arrays.
+    ///
+    /// ## Thread safety
+    /// `@unchecked Sendable`: a class only so that ``Encodings`` stays one word when unused; it is read and written
+    /// only inside ``TypedStore``'s lock (`cached`).
+    final class IncrementalEncodings: @unchecked Sendable {
+        /// The chunks' JSON of the last encodes.
+        var cache: JSONEncodeCache
+        /// The encoding of ``Encodings/reply``'s version.
+        var traced: JSONIncrementalEncoding?
+        /// The encoding (without its text) of the last version handed to the fan-out, for the next one's patch.
+        var streamed: (version: UInt64, encoding: JSONIncrementalEncoding)?
+
+        init(cache: JSONEncodeCache) {
+            self.cache = cache
+        }
+    }
 
     /// Where the store is written (nil: in memory only).
     let persistence: StorePersistence?
@@ -50,7 +78,8 @@ final class TypedStore<R: ServableReducer>: Sendable {
         }
         self.log = log
         guard let persistence else {
-            fanout = StoreFanout(storeName: name, historySize: historySize, initialJSON: Self.encode(state))
+            fanout = StoreFanout(
+                storeName: name, historySize: historySize, initialJSON: Self.seed(cached, Snapshot(version: 0, state: state)))
             store = Store(
                 reducer: R(), state: state, name: name, lineLogger: log, logging: logging, executor: executor,
                 startsAtInit: false)
@@ -70,6 +99,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
             storeName: name, historySize: historySize, epoch: persistence.epoch, version: versions[0].version,
             initialJSON: versions[0].json)
         for (version, json) in versions.dropFirst() { fanout.stateChanged(version: version, json: json) }
+        _ = Self.seed(cached, recovered)
         store = Store(
             reducer: R(), state: state, name: name, lineLogger: log, logging: logging, executor: executor,
             recovered: recovered, journal: Self.journal(persistence), startsAtInit: false)
@@ -112,7 +142,8 @@ final class TypedStore<R: ServableReducer>: Sendable {
     func start() async {
         // One observer per store: each new state is encoded once, kept in the history, and streamed.
         _ = await store.observe { [self] snapshot in
-            fanout.stateChanged(version: snapshot.version, json: encode(snapshot).state)
+            let (reply, patch, sharedEnds) = encodeForStream(snapshot)
+            fanout.stateChanged(version: snapshot.version, json: reply.state, patch: patch, sharedEnds: sharedEnds)
         }
         _ = await store.observeEvents { [self] event in
             guard let fsa = FluxStandardActionEncoding.encode(event) else {
@@ -207,12 +238,62 @@ final class TypedStore<R: ServableReducer>: Sendable {
 
     /// The snapshot's state as JSON, from the cache when this version was already encoded.
     private func encode(_ snapshot: Snapshot<R.State>) -> StateReply {
-        if let hit = cached.withLock({ $0 }), hit.version == snapshot.version { return hit }
-        let reply = StateReply(version: snapshot.version, state: Self.encode(snapshot.state))
-        cached.withLock { cached in
-            if (cached?.version ?? 0) <= reply.version { cached = reply }
+        cached.withLock { Self.encode(snapshot, in: &$0).reply }
+    }
+
+    /// The snapshot's state as JSON and, when its state holds chunked arrays and the version before it was the last
+    /// one streamed, the RFC 6902 ops from that version (``JSONCoding/JSONIncrementalEncoding/patch(from:to:)``:
+    /// found without parsing or diffing the state) and the bytes both texts are known to share at their ends
+    /// (``JSONCoding/JSONIncrementalEncoding/sharedEnds(_:_:)``, for the history's delta). The observer's path, in
+    /// version order.
+    private func encodeForStream(
+        _ snapshot: Snapshot<R.State>
+    ) -> (reply: StateReply, patch: [UInt8]?, sharedEnds: (prefix: Int, suffix: Int)) {
+        cached.withLock { encodings in
+            let (reply, traced) = Self.encode(snapshot, in: &encodings)
+            guard let incremental = encodings.incremental else { return (reply, nil, (0, 0)) }
+            defer { incremental.streamed = traced.map { (snapshot.version, $0.forgettingText()) } }
+            guard let traced, let previous = incremental.streamed, previous.version &+ 1 == snapshot.version else {
+                return (reply, nil, (0, 0))
+            }
+            return (
+                reply, JSONIncrementalEncoding.patch(from: previous.encoding, to: traced),
+                JSONIncrementalEncoding.sharedEnds(previous.encoding, traced)
+            )
         }
-        return reply
+    }
+
+    /// Encodes the store's first state into `cached` as the last one streamed (so the first change's patch is found
+    /// incrementally too) and returns its JSON.
+    private static func seed(_ cached: Locked<Encodings>, _ snapshot: Snapshot<R.State>) -> [UInt8] {
+        cached.withLock { encodings in
+            let (reply, traced) = encode(snapshot, in: &encodings)
+            encodings.incremental?.streamed = traced.map { (snapshot.version, $0.forgettingText()) }
+            return reply.state
+        }
+    }
+
+    /// Encodes (through the cache once the state was found to hold chunked arrays) unless `encodings` holds this
+    /// version already.
+    private static func encode(
+        _ snapshot: Snapshot<R.State>, in encodings: inout Encodings
+    ) -> (reply: StateReply, traced: JSONIncrementalEncoding?) {
+        if let hit = encodings.reply, hit.version == snapshot.version { return (hit, encodings.incremental?.traced) }
+        let encoding: JSONIncrementalEncoding?
+        if let incremental = encodings.incremental {
+            encoding = try? incremental.cache.encode(snapshot.state)
+        } else {
+            var probe = JSONEncodeCache()  // encodes plainly unless the state holds a chunked array
+            encoding = try? probe.encode(snapshot.state)
+            if probe.isCaching { encodings.incremental = IncrementalEncodings(cache: probe) }
+        }
+        let reply = StateReply(version: snapshot.version, state: encoding?.bytes ?? Array("null".utf8))
+        let traced = encoding?.isIncremental == true ? encoding : nil
+        if (encodings.reply?.version ?? 0) <= reply.version {
+            encodings.reply = reply
+            encodings.incremental?.traced = traced
+        }
+        return (reply, traced)
     }
 
     /// A state as JSON: sorted keys, so one state always has the same bytes.

@@ -19,6 +19,18 @@ enum WireMessage {
         return out
     }
 
+    /// `{"store":…,"version":…}`: the body of `POST …/actions` with `Prefer: return=minimal` (RFC 7240 §4.2).
+    static func storeVersion(store: String, version: UInt64) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(32 + store.utf8.count)
+        out.appendLiteral("{\"store\":")
+        JSONValue.writeString(store, into: &out)
+        out.appendLiteral(",\"version\":")
+        out.appendDecimal(version)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
     /// An error body that also carries the store's state:
     /// `{"error":{"code":…,"message":…},"store":…,"version":…,"state":…}`.
     static func withError(code: String, message: String, store: String, _ reply: StateReply) -> [UInt8] {
@@ -26,10 +38,16 @@ enum WireMessage {
         return withState(error + "\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version),\"state\":", reply)
     }
 
-    /// The 408 body of a settle wait that timed out: the error and the state at the deadline.
-    static func settleTimeout(store: String, _ reply: StateReply, timeout: Duration) -> [UInt8] {
+    /// The 408 body of a settle wait that timed out: the error and the version (and, `withState`, the state) at the
+    /// deadline.
+    static func settleTimeout(store: String, _ reply: StateReply, timeout: Duration, withState: Bool = true) -> [UInt8] {
         let ms = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         let error = APIError.settleTimeout(ms: ms)
+        guard withState else {
+            let text = "{\"error\":{\"code\":\(JSONText.quoted(error.code)),\"message\":\(JSONText.quoted(error.message))},"
+                + "\"store\":\(JSONText.quoted(store)),\"version\":\(reply.version)}"
+            return Array(text.utf8)
+        }
         return withError(code: error.code, message: error.message, store: store, reply)
     }
 

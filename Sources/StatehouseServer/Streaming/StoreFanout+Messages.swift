@@ -10,10 +10,15 @@ extension StoreFanout.Shared {
             case .full:
                 return snapshot(path: nil, resumed: nil)
             case .patch:
-                guard version > 0, let from = history.value(at: version - 1) else {
-                    return snapshot(path: nil, resumed: nil)
+                let ops: [UInt8]
+                if let newestPatch {
+                    ops = newestPatch
+                } else {
+                    guard version > 0, let from = history.value(at: version - 1) else {
+                        return snapshot(path: nil, resumed: nil)
+                    }
+                    ops = JSONPatch.serialize(JSONPatch.diff(from: from, to: history.newest()))
                 }
-                let ops = JSONPatch.serialize(JSONPatch.diff(from: from, to: history.newest()))
                 return StreamMessage(
                     kind: .patch, version: version, base: version - 1, epoch: epoch,
                     json: WireMessage.patch(store: storeName, epoch: epoch, version: version, base: version - 1, path: nil, ops: ops))
@@ -54,6 +59,12 @@ extension StoreFanout.Shared {
     /// fanout's lock.
     private mutating func patchToNewest(_ channel: StreamChannel, from base: UInt64) -> StreamMessage? {
         let newest = history.newestVersion
+        if channel.path == nil, base &+ 1 == newest, let newestPatch {
+            let epoch = history.epoch
+            if newestPatch.count == 2 { return nil }  // `[]`: nothing changed
+            let json = WireMessage.patch(store: storeName, epoch: epoch, version: newest, base: base, path: nil, ops: newestPatch)
+            return StreamMessage(kind: .patch, version: newest, base: base, epoch: epoch, json: json)
+        }
         guard let from = history.projection(at: base, path: channel.path),
             let to = history.projection(at: newest, path: channel.path)
         else { return snapshot(path: channel.path, resumed: false) }

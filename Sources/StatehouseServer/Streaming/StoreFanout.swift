@@ -43,6 +43,9 @@ final class StoreFanout: Sendable {
         var projections: [StreamChannel: (version: UInt64, value: JSONValue)] = [:]
         /// Snapshots and catch-ups built for the newest version, shared by the subscribers needing them.
         var messages = StreamMessageCache()
+        /// RFC 6902 ops from the version before the newest to the newest, when the store found them without a diff
+        /// (a state with chunked arrays: ``TypedStore``); nil: diff the parsed states when a patch is needed.
+        var newestPatch: [UInt8]?
         /// One per loop that ever had a subscriber or waiter here; `active` counts them (changed under this lock).
         var shards: [FanoutShard] = []
         /// Version waiters on all loops: a change that no channel sees still wakes them.
@@ -77,11 +80,18 @@ final class StoreFanout: Sendable {
 
     // MARK: Store side (the store's actor, in version order)
 
-    /// Records a new state and sends one message per active channel.
-    func stateChanged(version: UInt64, json: [UInt8]) {
+    /// Records a new state and sends one message per active channel. `patch`: the RFC 6902 ops from `version - 1`
+    /// when the store has them (then no `format=patch` stream of the whole state parses or diffs a state);
+    /// `sharedEnds`: bytes `json` is known to share with the previous version's at its start and end (the history's
+    /// delta then scans only the bytes between).
+    func stateChanged(
+        version: UInt64, json: [UInt8], patch: [UInt8]? = nil, sharedEnds: (prefix: Int, suffix: Int) = (0, 0)
+    ) {
         let (messages, active) = shared.withLock { shared -> ([StreamChannel: StreamMessage], [FanoutShard]) in
-            shared.history.record(version: version, json: json)
+            shared.history.record(version: version, json: json, sharedEnds: sharedEnds)
             shared.messages.removeAll()
+            shared.newestPatch = version > 0 ? patch : nil
+            if let patch { shared.messages.keep(patch, from: version - 1) }
             var messages: [StreamChannel: StreamMessage] = [:]
             for channel in shared.channels.keys {
                 if let message = shared.changeMessage(channel, version: version) { messages[channel] = message }

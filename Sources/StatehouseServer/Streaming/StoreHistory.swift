@@ -113,7 +113,11 @@ struct StoreHistory {
     // MARK: Recording
 
     /// Appends the state of `version` (versions arrive in order) and forgets the oldest beyond `capacity`.
-    mutating func record(version: UInt64, json: [UInt8], madeAt: UInt64 = MonotonicClock.nowNs()) {
+    /// `sharedEnds`: bytes the new JSON is known to share with the newest's at its start and end (lower bounds, from
+    /// ``JSONCoding/JSONIncrementalEncoding/sharedEnds(_:_:)``), so its delta scans only the bytes between.
+    mutating func record(
+        version: UInt64, json: [UInt8], madeAt: UInt64 = MonotonicClock.nowNs(), sharedEnds: (prefix: Int, suffix: Int) = (0, 0)
+    ) {
         parsed.removeAll { $0.version != newestVersion || capacity == 1 }
         if capacity > 1 {
             steps.append(.full(newestJSON))
@@ -133,15 +137,18 @@ struct StoreHistory {
             stepTimes.removeFirst(head)
             head = 0
         }
-        if fullBytes > fullBudget { compact() }
+        if fullBytes > fullBudget { compact(sharedEnds) }
     }
 
-    /// Turns every full step into a delta against the version above it, newest first.
-    private mutating func compact() {
+    /// Turns every full step into a delta against the version above it, newest first (`sharedEnds`: known shared
+    /// bytes of the newest and the step below it).
+    private mutating func compact(_ sharedEnds: (prefix: Int, suffix: Int)) {
         var above = newestJSON
         var index = steps.count - 1
+        var known = sharedEnds
         while index >= head, case .full(let json) = steps[index] {
-            steps[index] = .delta(ByteDelta(from: above, to: json))
+            steps[index] = .delta(ByteDelta(from: above, to: json, sharing: known))
+            known = (0, 0)
             above = json
             index -= 1
         }
@@ -203,13 +210,23 @@ struct ByteDelta {
 
     init() {}
 
-    /// The delta that turns `base` into `target`.
-    init(from base: [UInt8], to target: [UInt8]) {
+    /// The delta that turns `base` into `target`. `sharing`: how many leading and trailing bytes they are known to
+    /// share (lower bounds whose sum is at most the shorter's length): the scans start past them.
+    init(from base: [UInt8], to target: [UInt8], sharing known: (prefix: Int, suffix: Int) = (0, 0)) {
         base.withUnsafeBytes { base in
             target.withUnsafeBytes { target in
                 let limit = min(base.count, target.count)
-                prefix = Self.commonPrefix(base.baseAddress, target.baseAddress, limit)
-                suffix = Self.commonSuffix(base, target, limit - prefix)
+                let knownPrefix = min(known.prefix, limit)
+                prefix = knownPrefix
+                    + Self.commonPrefix(
+                        base.baseAddress.map { $0 + knownPrefix }, target.baseAddress.map { $0 + knownPrefix },
+                        limit - knownPrefix)
+                let knownSuffix = min(known.suffix, limit - prefix)
+                suffix = knownSuffix
+                    + Self.commonSuffix(
+                        UnsafeRawBufferPointer(rebasing: base[..<(base.count - knownSuffix)]),
+                        UnsafeRawBufferPointer(rebasing: target[..<(target.count - knownSuffix)]),
+                        limit - prefix - knownSuffix)
             }
         }
         middle = Array(target[prefix..<(target.count - suffix)])

@@ -200,10 +200,36 @@ function subscribe(name) {
     selected.state = state;
     selected.version = info.version;
     selected.ops = info.patch ?? [];
-    selected.changed = new Set(selected.ops.flatMap((op) => (op.from !== undefined ? [op.path, op.from] : [op.path])));
+    selected.changed = new Set(changedPointers(selected.ops, state));
     renderState();
     refreshActions();
   });
+}
+
+/** The pointers a patch touched; an append's `-` (RFC 6901 §4, RFC 6902 §4.1) as the index it took in `state`. */
+function changedPointers(ops, state) {
+  const appendsLeft = new Map();
+  for (const op of ops) {
+    if (op.op === 'add' && op.path.endsWith('/-')) appendsLeft.set(op.path, (appendsLeft.get(op.path) ?? 0) + 1);
+  }
+  return ops.flatMap((op) => {
+    let path = op.path;
+    if (op.op === 'add' && path.endsWith('/-')) {
+      const left = appendsLeft.get(path) - 1;
+      appendsLeft.set(path, left);
+      const parent = path.slice(0, -2);
+      const array = valueAt(state, parent);
+      if (Array.isArray(array)) path = `${parent}/${array.length - 1 - left}`;
+    }
+    return op.from !== undefined ? [path, op.from] : [path];
+  });
+}
+
+/** The value at a JSON Pointer (RFC 6901) in `value`, or undefined. */
+function valueAt(value, pointer) {
+  if (pointer === '') return value;
+  return pointer.slice(1).split('/').reduce((node, token) =>
+    (node === undefined || node === null ? undefined : node[token.replace(/~1/g, '/').replace(/~0/g, '~')]), value);
 }
 
 function renderStoreError() {

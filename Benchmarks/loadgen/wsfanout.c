@@ -33,6 +33,9 @@
 #include "wsclient.h"
 #include "wsframe.h"
 
+#define LOADGEN_NAME "wsfanout"
+#include "latency.h"
+
 enum { ST_CONNECTING, ST_HANDSHAKE, ST_OPEN, ST_READY, ST_DEAD };
 
 struct conn {
@@ -56,44 +59,7 @@ static int epfd, ready_count, dead_count;
 static int64_t base_seq = -1, sent, completed; /* completed: actions received by all subscribers, in order */
 static uint32_t *counts;                       /* counts[i]: subscribers that received action base_seq + i */
 static int64_t deliveries, measured_deliveries, conflated, reordered;
-static uint64_t lat_max_ns;
-#define HIST_LINEAR 16384
-#define HIST_BUCKETS (HIST_LINEAR + 200000)
-static uint32_t hist[HIST_BUCKETS]; /* µs: 1 µs buckets below 16,384 µs, then 64 µs buckets */
 static unsigned char rbuf[1 << 18];
-
-static void die(const char *what) {
-    fprintf(stderr, "wsfanout: %s: %s\n", what, strerror(errno));
-    exit(2);
-}
-
-static void on_alarm(int sig) {
-    (void)sig;
-    static const char m[] = "RESULT error=max_seconds_exceeded\n";
-    if (write(1, m, sizeof m - 1) < 0) _exit(4);
-    _exit(3);
-}
-
-static void hist_add(uint64_t ns) {
-    uint64_t us = ns / 1000;
-    size_t b = us < HIST_LINEAR ? (size_t)us : HIST_LINEAR + (size_t)((us - HIST_LINEAR) / 64);
-    if (b >= HIST_BUCKETS) b = HIST_BUCKETS - 1;
-    hist[b]++;
-    if (ns > lat_max_ns) lat_max_ns = ns;
-}
-
-static double hist_pct(double p) {
-    uint64_t total = 0, acc = 0;
-    for (size_t i = 0; i < HIST_BUCKETS; i++) total += hist[i];
-    if (total == 0) return 0;
-    uint64_t rank = (uint64_t)(p * (double)total);
-    if (rank >= total) rank = total - 1;
-    for (size_t i = 0; i < HIST_BUCKETS; i++) {
-        acc += hist[i];
-        if (acc > rank) return i < HIST_LINEAR ? (double)i : HIST_LINEAR + (double)(i - HIST_LINEAR) * 64;
-    }
-    return 0;
-}
 
 static void set_events(struct conn *c, int want_out) {
     struct epoll_event ev = {.events = EPOLLIN | (want_out ? EPOLLOUT : 0), .data.ptr = c};

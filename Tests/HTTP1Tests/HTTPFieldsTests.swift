@@ -80,4 +80,20 @@ import StatehouseTestClients
             }
         }
     }
+
+    /// The name mask skips only names that are surely absent: names sharing a length (one bit) are
+    /// still told apart, any case of a present name is found, and fields appended later are seen.
+    @Test func theNameMaskNeverHidesAPresentField() {
+        let list = HTTPFields([
+            HTTPField(name: "Content-Type", value: "a"), HTTPField(name: "", value: "empty"),
+            HTTPField(name: "\u{e9}t\u{e9}", value: "accented"),
+        ])
+        #expect(list["cONTENT-tYPE"] == "a")
+        #expect(list["Content-Tipe"] == nil)  // same length: compared, and different
+        #expect(list["X-Request-Id"] == nil)  // same length as Content-Type
+        #expect(list[""] == "empty")
+        #expect(list["\u{e9}t\u{e9}"] == "accented")
+        #expect(list.values("content-type") == ["a"] && list.containsToken("a", in: "CONTENT-TYPE"))
+        #expect(!list.containsToken("a", in: "Prefer") && list.count(of: "X-Request-Id") == 0)
+    }
 }

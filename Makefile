@@ -93,7 +93,7 @@ fuzz:
 .PHONY: autobahn fuzz
 
 # The hot path's cost in instructions (callgrind, repeatable on a busy machine): per POST /stores/counter/actions on the
-# release server, failing above HOT_PATH_LIMIT (default 36000; measured about 30,900 after issue 18). See scripts/check-hot-path.
+# release server, failing above HOT_PATH_LIMIT (default 36000; measured about 29,800 after issue 18). See scripts/check-hot-path.
 hotpath: bootstrap
 	scripts/swift-release --product statehouse
 	scripts/check-hot-path

@@ -16,24 +16,33 @@ struct ResponseLayout {
     var byteCount: Int { headByteCount + bodyByteCount }
     /// The size of the body sent, in bytes: 0 when ``sendsBody`` is false.
     let bodyByteCount: Int
+    /// The size of the body, in bytes, sent or not (`Content-Length`).
+    let contentLength: Int
 
     /// `Connection: close` and its line end.
     private static let connectionClose: StaticString = "Connection: close\r\n"
     /// The start of the `Content-Length` line.
     private static let contentLengthPrefix: StaticString = "Content-Length: "
 
-    /// - Parameter extraField: a field written after the response's own (not checked by ``omits(_:)``).
-    init(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool, extraField: HTTPField? = nil) {
+    /// - Parameters:
+    ///   - extraField: a field written after the response's own (not checked by ``omits(_:)``).
+    ///   - bodyByteCount: the body's size when an ``HTTPBodyWriter`` writes it (nil: `response.body`'s).
+    init(
+        _ response: HTTPResponse, keepAlive: Bool, headOnly: Bool, extraField: HTTPField? = nil,
+        bodyByteCount writtenCount: Int? = nil
+    ) {
         mayHaveContent = response.status >= 200 && response.status != 204 && response.status != 304
         sendsBody = mayHaveContent && !headOnly
         closes = !keepAlive
         statusLine = StatusLines.line(for: response.status)
-        bodyByteCount = sendsBody ? response.body.count : 0
+        let contentLength = writtenCount ?? response.body.count
+        self.contentLength = contentLength
+        bodyByteCount = sendsBody ? contentLength : 0
         var byteCount = statusLine.count + 2
         for field in response.fields where !omits(field) { byteCount += Self.byteCount(of: field) }
         if let field = extraField { byteCount += Self.byteCount(of: field) }
         if mayHaveContent {
-            byteCount += Self.contentLengthPrefix.utf8CodeUnitCount + decimalDigitCount(response.body.count) + 2
+            byteCount += Self.contentLengthPrefix.utf8CodeUnitCount + decimalDigitCount(contentLength) + 2
         }
         if closes { byteCount += Self.connectionClose.utf8CodeUnitCount }
         headByteCount = byteCount
@@ -77,7 +86,7 @@ struct ResponseLayout {
         if let field = extraField { cursor = Self.write(field, to: cursor) }
         if mayHaveContent {
             cursor = copy(Self.contentLengthPrefix, to: cursor)
-            cursor = writeDecimal(response.body.count, to: cursor)
+            cursor = writeDecimal(contentLength, to: cursor)
             cursor = copy("\r\n", to: cursor)
         }
         if closes { cursor = copy(Self.connectionClose, to: cursor) }

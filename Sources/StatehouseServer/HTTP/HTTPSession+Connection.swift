@@ -75,6 +75,12 @@ extension HTTPSession {
     /// Writes the response to the request being answered, framed as the rules say (keep-alive or close); nothing
     /// when no response is expected (answered already, or the connection is closing or handed off).
     func send(_ response: HTTPResponse, keepAlive requested: Bool, headOnly: Bool) {
+        send(response, body: response.body, keepAlive: requested, headOnly: headOnly)
+    }
+
+    /// ``send(_:keepAlive:headOnly:)`` with the body written by `body` straight into the response's buffer
+    /// (`response.body` is ignored).
+    func send<Body: HTTPBodyWriter>(_ response: HTTPResponse, body: Body, keepAlive requested: Bool, headOnly: Bool) {
         context.loop.assertInLoop()
         guard let keepAlive = rules.responseStarted(keepAlive: requested && !context.isShuttingDown) else { return }
         context.logger.debug(
@@ -83,7 +89,7 @@ extension HTTPSession {
         var response = response
         if currentOrigin != nil { response.fields += corsFields }
         connection.write(
-            response.serialized(keepAlive: keepAlive, headOnly: headOnly, extraField: requestIDField) {
+            response.serialized(keepAlive: keepAlive, headOnly: headOnly, extraField: requestIDField, body: body) {
                 OutboundBuffer(count: $0, fill: $1)
             })
         if !keepAlive {
@@ -100,10 +106,15 @@ extension HTTPSession {
 
     /// Sends the response to the request being answered later (a store's reply, a long poll), then takes the next.
     func finish(_ response: HTTPResponse, keepAlive: Bool, headOnly: Bool = false) {
+        finish(response, body: response.body, keepAlive: keepAlive, headOnly: headOnly)
+    }
+
+    /// ``finish(_:keepAlive:headOnly:)`` with the body written by `body` (`response.body` is ignored).
+    func finish<Body: HTTPBodyWriter>(_ response: HTTPResponse, body: Body, keepAlive: Bool, headOnly: Bool = false) {
         context.loop.assertInLoop()
         guard isAnswering else { return }
         cutShort = nil
-        send(response, keepAlive: keepAlive, headOnly: headOnly)
+        send(response, body: body, keepAlive: keepAlive, headOnly: headOnly)
         processNext()
     }
 

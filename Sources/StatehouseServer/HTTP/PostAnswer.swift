@@ -56,10 +56,16 @@ final class PostAnswer: @unchecked Sendable {
         let minimal = returning == .minimal
         switch outcome {
         case .reduced(let reply):
-            let body = minimal
-                ? WireMessage.storeVersion(store: storeName, version: reply.version)
-                : WireMessage.storeState(store: storeName, reply)
-            session.finish(Responses.json(200, body, fields: replay + returning.appliedFields), keepAlive: keepAlive)
+            let fields = replay + returning.appliedFields
+            if minimal {
+                let body = WireMessage.storeVersion(store: storeName, version: reply.version)
+                session.finish(Responses.json(200, body, fields: fields), keepAlive: keepAlive)
+            } else {
+                // The envelope and the state written straight into the response's buffer.
+                session.finish(
+                    Responses.json(200, [], fields: fields), body: StoreStateBody(store: storeName, reply),
+                    keepAlive: keepAlive)
+            }
         case .timedOut(let reply):
             let timeout: Duration = if case .settled(let limit) = wait { limit } else { .zero }
             session.finish(

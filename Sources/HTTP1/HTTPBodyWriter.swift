@@ -44,3 +44,33 @@ extension Array: HTTPBodyWriter where Element == UInt8 {
         _ = withUnsafeBufferPointer { copy($0, to: start) }
     }
 }
+
+/// Writes a body left to right into memory sized beforehand (an ``HTTPBodyWriter``'s `write(to:)`), with the same
+/// byte writers the response head uses.
+public struct HTTPBodyCursor {
+    /// Where the next byte goes.
+    public private(set) var position: UnsafeMutablePointer<UInt8>
+
+    public init(_ start: UnsafeMutablePointer<UInt8>) { position = start }
+
+    /// Writes the UTF-8 of `text`.
+    public mutating func write(_ text: StaticString) { position = copy(text, to: position) }
+
+    /// Writes `bytes`.
+    public mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) { position = copy(bytes, to: position) }
+
+    /// Writes `bytes`.
+    public mutating func write(_ bytes: [UInt8]) { position = bytes.withUnsafeBufferPointer { copy($0, to: position) } }
+
+    /// Writes one byte.
+    public mutating func write(_ byte: UInt8) {
+        position.initialize(to: byte)
+        position += 1
+    }
+
+    /// Writes `value` in decimal digits, without leading zeros.
+    public mutating func writeDecimal(_ value: UInt64) { position = HTTP1.writeDecimal(value, to: position) }
+
+    /// How many digits ``writeDecimal(_:)`` writes for `value`.
+    public static func decimalDigitCount(_ value: UInt64) -> Int { HTTP1.decimalDigitCount(value) }
+}

@@ -42,7 +42,7 @@ struct ResponseLayout {
         for field in response.fields where !omits(field) { byteCount += Self.byteCount(of: field) }
         if let field = extraField { byteCount += Self.byteCount(of: field) }
         if mayHaveContent {
-            byteCount += Self.contentLengthPrefix.utf8CodeUnitCount + decimalDigitCount(contentLength) + 2
+            byteCount += Self.contentLengthPrefix.utf8CodeUnitCount + decimalDigitCount(UInt64(contentLength)) + 2
         }
         if closes { byteCount += Self.connectionClose.utf8CodeUnitCount }
         headByteCount = byteCount
@@ -86,7 +86,7 @@ struct ResponseLayout {
         if let field = extraField { cursor = Self.write(field, to: cursor) }
         if mayHaveContent {
             cursor = copy(Self.contentLengthPrefix, to: cursor)
-            cursor = writeDecimal(contentLength, to: cursor)
+            cursor = writeDecimal(UInt64(contentLength), to: cursor)
             cursor = copy("\r\n", to: cursor)
         }
         if closes { cursor = copy(Self.connectionClose, to: cursor) }

@@ -72,6 +72,6 @@ extension APIError {
         APIError(
             status: 408, .settleTimeout,
             message: "The action was reduced but its effects did not finish within \(ms) ms; they keep running. "
-                + "This is the state now; raise timeout_ms or read the store later.")
+                + "This answer gives the version reached so far; raise timeout_ms or read the store later.")
     }
 }

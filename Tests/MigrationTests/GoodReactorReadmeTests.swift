@@ -20,7 +20,7 @@ import Testing
         _ = await store.observeEvents { destinations.append($0) }
 
         await store.send(.setUsername("ada"))
-        let settled = try await store.sendAndSettle(.login(username: "ada", password: "secret"), timeout: .seconds(10))
+        let settled = try await store.sendAndSettle(.login(username: "ada", password: "secret"), timeout: settleBound)
 
         #expect(settled.state.credentials == LoginReducer.Credentials(token: "token-for-ada"))
         #expect(destinations.values == [.homeScreen])
@@ -48,7 +48,7 @@ import Testing
         // Not `untilIdle()`: this store's bind() subscription never ends, so the store is never idle.
         await store.expect(\.profile, .success("Ada Lovelace"))
 
-        let failing = try await store.sendAndSettle(.loadProfile("nobody"), timeout: .seconds(10))
+        let failing = try await store.sendAndSettle(.loadProfile("nobody"), timeout: settleBound)
         #expect(failing.state.profile == .failure(.notFound))
     }
 
@@ -65,9 +65,9 @@ import Testing
     /// `sendAndSettle` here, returns after all of them.
     @Test func sendAndSettleWaitsForEveryRun() async throws {
         let store = Store(reducer: RunsReducer(), state: 0)
-        let five = try await store.sendAndSettle(.startRuns(5, thenEach: 0), timeout: .seconds(10))
+        let five = try await store.sendAndSettle(.startRuns(5, thenEach: 0), timeout: settleBound)
         #expect(five.state == 5)
-        let twiceHundred = try await store.sendAndSettle(.startRuns(100, thenEach: 1), timeout: .seconds(30))
+        let twiceHundred = try await store.sendAndSettle(.startRuns(100, thenEach: 1), timeout: settleBound)
         #expect(twiceHundred.state == 5 + 200)
     }
 

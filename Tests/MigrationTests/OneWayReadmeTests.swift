@@ -14,7 +14,7 @@ import Testing
         let store = Store(reducer: CountingReducer(), state: CountingReducer.State(number: 0))
         await store.send(.increment)
         await store.send(.decrement)
-        let settled = try await store.sendAndSettle(.twice, timeout: .seconds(10))
+        let settled = try await store.sendAndSettle(.twice, timeout: settleBound)
         #expect(settled.state.number == 2)
         #expect(settled.state.isLoading == false)
     }

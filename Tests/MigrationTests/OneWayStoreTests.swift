@@ -348,3 +348,8 @@ struct BindTestReducer: Reducer {
         )
     }
 }
+
+/// How long the migration tests let a settle take before they fail: a bound, not a measure. Generous because this
+/// target's 100,000-task cases flood Swift's cooperative pool (2 threads on this machine) while the other tests run
+/// (at 10 s, `sendAndSettleWaitsForEveryRun` once timed out behind them in a full `make test`).
+let settleBound: Duration = .seconds(120)

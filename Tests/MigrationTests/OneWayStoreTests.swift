@@ -349,7 +349,8 @@ struct BindTestReducer: Reducer {
     }
 }
 
-/// How long the migration tests let a settle take before they fail: a bound, not a measure. Generous because this
-/// target's 100,000-task cases flood Swift's cooperative pool (2 threads on this machine) while the other tests run
-/// (at 10 s, `sendAndSettleWaitsForEveryRun` once timed out behind them in a full `make test`).
+/// How long the migration tests let a settle take before they fail: a bound, not a measure. Generous because in a
+/// full `make test` every suite starts at once on Swift's cooperative pool (2 threads on this machine), this target's
+/// 100,000-task cases among them: at 10 s, `sendAndSettleWaitsForEveryRun` once timed out with none of its effects
+/// run yet (alone it takes milliseconds).
 let settleBound: Duration = .seconds(120)

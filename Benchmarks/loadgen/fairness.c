@@ -36,6 +36,7 @@
 
 #include "wsclient.h"
 #include "wsframe.h"
+#include "max_seconds.h"
 
 enum { ST_CONNECTING, ST_HANDSHAKE, ST_OPEN, ST_READY, ST_DEAD };
 
@@ -68,13 +69,6 @@ static uint64_t fan_max_ns;
 static void die(const char *what) {
     fprintf(stderr, "fairness: %s: %s\n", what, strerror(errno));
     exit(2);
-}
-
-static void on_alarm(int sig) {
-    (void)sig;
-    static const char m[] = "RESULT error=max_seconds_exceeded\n";
-    if (write(1, m, sizeof m - 1) < 0) _exit(4);
-    _exit(3);
 }
 
 static void hist_add(uint32_t *h, uint64_t ns) {

@@ -142,21 +142,6 @@ static void open_conn(struct conn *c) {
     watch(c, EPOLL_CTL_ADD);
 }
 
-/* Reads what is available into c->in; returns 0 when the peer closed. */
-static int fill_in(struct conn *c) {
-    for (;;) {
-        ssize_t n = recv(c->fd, rbuf, sizeof rbuf, 0);
-        if (n == 0) return 0;
-        if (n < 0) {
-            if (errno == EAGAIN) return 1;
-            fail("recv");
-        }
-        grow(&c->in, &c->in_cap, c->in_len + (size_t)n);
-        memcpy(c->in + c->in_len, rbuf, (size_t)n);
-        c->in_len += (size_t)n;
-    }
-}
-
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next_random(void) { /* xorshift64* */
     rng ^= rng >> 12;

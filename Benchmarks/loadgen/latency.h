@@ -1,8 +1,8 @@
-/* latency.h: what the C load generators share for their bounds and latencies (header-only, static).
+/* latency.h: what the WebSocket load generators share for their latencies (header-only, static), and on_alarm
+ * (max_seconds.h).
  *
  *   LOADGEN_NAME  the program's name in error messages; define it before including this header.
  *   die(what)     prints "NAME: what: strerror(errno)" and exits 2.
- *   on_alarm      the SIGALRM handler behind --max-seconds: prints "RESULT error=max_seconds_exceeded", exits 3.
  *   hist_add(ns)  records one latency: 1 µs buckets below 16,384 µs, then 64 µs buckets (about 12.8 s in all);
  *                 lat_max_ns keeps the largest.
  *   hist_pct(p)   the p-quantile (0 to 1) of what was recorded, in µs (0 when nothing was). */
@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "max_seconds.h"
+
 #ifndef LOADGEN_NAME
 #error "define LOADGEN_NAME before including latency.h"
 #endif
@@ -28,13 +30,6 @@ static uint64_t lat_max_ns;
 static void die(const char *what) {
     fprintf(stderr, LOADGEN_NAME ": %s: %s\n", what, strerror(errno));
     exit(2);
-}
-
-static void on_alarm(int sig) {
-    (void)sig;
-    static const char m[] = "RESULT error=max_seconds_exceeded\n";
-    if (write(1, m, sizeof m - 1) < 0) _exit(4);
-    _exit(3);
 }
 
 static void hist_add(uint64_t ns) {

@@ -1,9 +1,11 @@
 /* loadgen_conn.h: the connection helpers storeload and bigstate share (epoll, non-blocking, loopback only).
  *
  * Include after defining `struct conn` (with at least fd, in, in_len, in_cap, out, out_len, out_cap), `fail(const
- * char *)` and `watch(struct conn *, int op)` (which sets the epoll interest from the connection's state). */
+ * char *)`, `watch(struct conn *, int op)` (which sets the epoll interest from the connection's state) and the read
+ * buffer `rbuf` (an array). Also gives on_alarm (max_seconds.h). */
 #ifndef LOADGEN_CONN_H
 #define LOADGEN_CONN_H
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,18 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "max_seconds.h"
+
 static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* SIGALRM: the --max-seconds hard stop. */
-static void on_alarm(int sig) {
-    (void)sig;
-    static const char m[] = "RESULT error=max_seconds_exceeded\n";
-    if (write(1, m, sizeof m - 1) < 0) _exit(4);
-    _exit(3);
 }
 
 static void grow(unsigned char **buf, size_t *cap, size_t need) {
@@ -48,6 +44,21 @@ static void flush_out(struct conn *c) {
     memmove(c->out, c->out + done, c->out_len - done);
     c->out_len -= done;
     watch(c, EPOLL_CTL_MOD);
+}
+
+/* Reads what is available into c->in; returns 0 when the peer closed. */
+static inline int fill_in(struct conn *c) {
+    for (;;) {
+        ssize_t n = recv(c->fd, rbuf, sizeof rbuf, 0);
+        if (n == 0) return 0;
+        if (n < 0) {
+            if (errno == EAGAIN) return 1;
+            fail("recv");
+        }
+        grow(&c->in, &c->in_cap, c->in_len + (size_t)n);
+        memcpy(c->in + c->in_len, rbuf, (size_t)n);
+        c->in_len += (size_t)n;
+    }
 }
 
 static void consume(struct conn *c, size_t n) {

@@ -93,21 +93,6 @@ static void queue_out(struct conn *c, const char *p, size_t n) {
     c->out_len += n;
 }
 
-/* Reads what is available into c->in; returns 0 when the peer closed. */
-static int fill_in(struct conn *c) {
-    for (;;) {
-        ssize_t n = recv(c->fd, rbuf, sizeof rbuf, 0);
-        if (n == 0) return 0;
-        if (n < 0) {
-            if (errno == EAGAIN) return 1;
-            fail("recv");
-        }
-        grow(&c->in, &c->in_cap, c->in_len + (size_t)n);
-        memcpy(c->in + c->in_len, rbuf, (size_t)n);
-        c->in_len += (size_t)n;
-    }
-}
-
 static double ms(uint64_t ns) { return (double)ns / 1e6; }
 
 static int cmp_u64(const void *a, const void *b) {

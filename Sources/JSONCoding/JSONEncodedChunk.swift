@@ -40,14 +40,26 @@ struct ChunkedArrayTrace: Sendable {
     let tokens: [String]
     let chunks: [(box: ChunkIdentity, encoded: JSONEncodedChunk)]
 
-    /// Bytes of the array's text: brackets, the non-empty chunks and the commas between them.
-    var textCount: Int {
-        var total = 2
+    /// The array's text in parts, in order: `[`, the non-empty chunks with `,` between them, `]`. What the text is
+    /// put together from (``JSONIncrementalEncoding``), counted by ``textCount`` and compared by
+    /// ``JSONIncrementalEncoding/sharedEnds(_:_:)``.
+    func forEachPart(
+        punctuation: (UInt8) -> Void, chunk: (_ box: ChunkIdentity, _ encoded: JSONEncodedChunk) -> Void
+    ) {
+        punctuation(UInt8(ascii: "["))
         var first = true
-        for chunk in chunks where chunk.encoded.count > 0 {
-            total += chunk.encoded.bytes.count + (first ? 0 : 1)
+        for (box, encoded) in chunks where encoded.count > 0 {
+            if !first { punctuation(UInt8(ascii: ",")) }
+            chunk(box, encoded)
             first = false
         }
+        punctuation(UInt8(ascii: "]"))
+    }
+
+    /// Bytes of the array's text: brackets, the non-empty chunks and the commas between them.
+    var textCount: Int {
+        var total = 0
+        forEachPart(punctuation: { _ in total += 1 }, chunk: { total += $1.bytes.count })
         return total
     }
 }

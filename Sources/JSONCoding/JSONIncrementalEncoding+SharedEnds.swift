@@ -7,36 +7,18 @@ extension JSONIncrementalEncoding {
         case chunk(ChunkIdentity, count: Int)
     }
 
-    /// The text's pieces in order (the same walk as the assembly in `init(skeleton:arrays:)`).
+    /// The text's pieces in order (the parts the assembly in `init(skeleton:arrays:)` writes).
     private var pieces: [Piece] {
         guard let skeleton else { return [] }
         var pieces: [Piece] = []
-        var literal = 0
-        var index = 0
-        while index < skeleton.count {
-            guard skeleton[index] == BytesEncoder.placeholderOpen else {
-                index += 1
-                continue
-            }
-            if literal < index { pieces.append(.literal(skeleton[literal..<index])) }
-            var number = 0
-            index += 1
-            while skeleton[index] != BytesEncoder.placeholderClose {
-                number = number * 10 + Int(skeleton[index] &- UInt8(ascii: "0"))
-                index += 1
-            }
-            index += 1
-            literal = index
-            pieces.append(.punctuation(UInt8(ascii: "[")))
-            var first = true
-            for chunk in arrays[number].chunks where chunk.encoded.count > 0 {
-                if !first { pieces.append(.punctuation(UInt8(ascii: ","))) }
-                pieces.append(.chunk(chunk.box, count: chunk.encoded.bytes.count))
-                first = false
-            }
-            pieces.append(.punctuation(UInt8(ascii: "]")))
-        }
-        if literal < skeleton.count { pieces.append(.literal(skeleton[literal...])) }
+        Self.walk(
+            skeleton,
+            literal: { if !$0.isEmpty { pieces.append(.literal(skeleton[$0])) } },
+            array: { number in
+                arrays[number].forEachPart(
+                    punctuation: { pieces.append(.punctuation($0)) },
+                    chunk: { box, encoded in pieces.append(.chunk(box, count: encoded.bytes.count)) })
+            })
         return pieces
     }
 

@@ -56,32 +56,13 @@ public struct JSONIncrementalEncoding: Sendable {
                 at += 1
             }
             skeleton.withUnsafeBufferPointer { text in
-                var literal = 0
-                var index = 0
-                while index < text.count {
-                    guard text[index] == BytesEncoder.placeholderOpen else {
-                        index += 1
-                        continue
-                    }
-                    put(UnsafeBufferPointer(rebasing: text[literal..<index]))
-                    var number = 0
-                    index += 1
-                    while text[index] != BytesEncoder.placeholderClose {
-                        number = number * 10 + Int(text[index] &- UInt8(ascii: "0"))
-                        index += 1
-                    }
-                    index += 1
-                    literal = index
-                    put(UInt8(ascii: "["))
-                    var first = true
-                    for chunk in arrays[number].chunks where chunk.encoded.count > 0 {
-                        if !first { put(UInt8(ascii: ",")) }
-                        chunk.encoded.bytes.withUnsafeBufferPointer { put($0) }
-                        first = false
-                    }
-                    put(UInt8(ascii: "]"))
-                }
-                put(UnsafeBufferPointer(rebasing: text[literal...]))
+                Self.walk(
+                    skeleton,
+                    literal: { put(UnsafeBufferPointer(rebasing: text[$0])) },
+                    array: { number in
+                        arrays[number].forEachPart(
+                            punctuation: put, chunk: { _, encoded in encoded.bytes.withUnsafeBufferPointer(put) })
+                    })
             }
             written = at
         }
@@ -93,17 +74,32 @@ public struct JSONIncrementalEncoding: Sendable {
         guard !arrays.isEmpty else { return skeleton }
         var output: [UInt8] = []
         output.reserveCapacity(skeleton.count + 4 * arrays.count)
+        Self.walk(skeleton, literal: { output += skeleton[$0] }, array: { _ in output += "null".utf8 })
+        return output
+    }
+
+    /// Walks a skeleton, the one reader of its placeholder format (`0x01`, the array's index in decimal digits,
+    /// `0x02`): `literal` for each run of plain text between placeholders (possibly empty), `array` for each
+    /// placeholder's index, in order.
+    static func walk(_ skeleton: [UInt8], literal: (Range<Int>) -> Void, array: (Int) -> Void) {
+        var start = 0
         var index = 0
         while index < skeleton.count {
-            let byte = skeleton[index]
-            if byte == BytesEncoder.placeholderOpen {
-                while skeleton[index] != BytesEncoder.placeholderClose { index += 1 }
-                output += "null".utf8
-            } else {
-                output.append(byte)
+            guard skeleton[index] == BytesEncoder.placeholderOpen else {
+                index += 1
+                continue
+            }
+            literal(start..<index)
+            var number = 0
+            index += 1
+            while skeleton[index] != BytesEncoder.placeholderClose {
+                number = number * 10 + Int(skeleton[index] &- UInt8(ascii: "0"))
+                index += 1
             }
             index += 1
+            start = index
+            array(number)
         }
-        return output
+        literal(start..<skeleton.count)
     }
 }

@@ -1,8 +1,9 @@
 import HTTP1
 
-/// `{"store":…,"version":…,"state":…}` (``WireMessage/storeState(store:_:resumed:)``'s bytes, without `resumed`)
-/// written straight into a response's buffer: the state's bytes are copied once, from the store's reply into the
-/// socket's buffer, with no body array in between (`scripts/check-hot-path`: about 960 instructions less per `POST`).
+/// `{"store":…,"version":…[,"resumed":…],"state":…}`, the one writer of this envelope: straight into a response's
+/// buffer for `POST …/actions` (the state's bytes copied once, from the store's reply into the socket's buffer, with
+/// no body array in between; `scripts/check-hot-path`: about 960 instructions less per `POST`), and into an array
+/// for ``WireMessage/storeState(store:_:resumed:)``.
 ///
 /// ## Thread safety
 /// A value type, used on the loop that writes the response.
@@ -12,15 +13,20 @@ struct StoreStateBody: HTTPBodyWriter {
     /// ``escapedStore`` holds its quoted form.
     private let escapedStore: [UInt8]?
     private let version: UInt64
+    private let resumed: Bool?
     private let state: [UInt8]
     let byteCount: Int
 
     private static let head: StaticString = "{\"store\":"
     private static let versionKey: StaticString = ",\"version\":"
     private static let stateKey: StaticString = ",\"state\":"
+    private static let resumedTrue: StaticString = ",\"resumed\":true"
+    private static let resumedFalse: StaticString = ",\"resumed\":false"
 
-    init(store: String, _ reply: StateReply) {
+    /// - Parameter resumed: `"resumed"`'s value, left out when nil.
+    init(store: String, _ reply: StateReply, resumed: Bool? = nil) {
         self.store = store
+        self.resumed = resumed
         version = reply.version
         state = reply.state
         let plain = store.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
@@ -28,6 +34,7 @@ struct StoreStateBody: HTTPBodyWriter {
         let nameCount = escapedStore?.count ?? store.utf8.count + 2
         byteCount = Self.head.utf8CodeUnitCount + nameCount + Self.versionKey.utf8CodeUnitCount
             + HTTPBodyCursor.decimalDigitCount(version) + Self.stateKey.utf8CodeUnitCount + state.count + 1
+            + (resumed.map { ($0 ? Self.resumedTrue : Self.resumedFalse).utf8CodeUnitCount } ?? 0)
     }
 
     func write(to start: UnsafeMutablePointer<UInt8>) {
@@ -43,6 +50,7 @@ struct StoreStateBody: HTTPBodyWriter {
         }
         cursor.write(Self.versionKey)
         cursor.writeDecimal(version)
+        if let resumed { cursor.write(resumed ? Self.resumedTrue : Self.resumedFalse) }
         cursor.write(Self.stateKey)
         cursor.write(state)
         cursor.write(UInt8(ascii: "}"))

@@ -6,17 +6,11 @@ import UVLoop
 enum WireMessage {
     /// `{"store":…,"version":…,"state":…}`: the body of `GET /stores/{name}` and `POST …/actions`.
     static func storeState(store: String, _ reply: StateReply, resumed: Bool? = nil) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(64 + store.utf8.count + reply.state.count)  // 52 fixed bytes with a 20-digit version
-        out.appendLiteral("{\"store\":")
-        JSONValue.writeString(store, into: &out)
-        out.appendLiteral(",\"version\":")
-        out.appendDecimal(reply.version)
-        if let resumed { out.appendLiteral(resumed ? ",\"resumed\":true" : ",\"resumed\":false") }
-        out.appendLiteral(",\"state\":")
-        out += reply.state
-        out.append(UInt8(ascii: "}"))
-        return out
+        let body = StoreStateBody(store: store, reply, resumed: resumed)
+        return [UInt8](unsafeUninitializedCapacity: body.byteCount) { buffer, count in
+            body.write(to: buffer.baseAddress!)
+            count = body.byteCount
+        }
     }
 
     /// `{"store":…,"version":…}`: the body of `POST …/actions` with `Prefer: return=minimal` (RFC 7240 §4.2).

@@ -1,9 +1,9 @@
 import HTTP1
 
-/// `{"store":…,"version":…[,"resumed":…],"state":…}`, the one writer of this envelope: straight into a response's
-/// buffer for `POST …/actions` (the state's bytes copied once, from the store's reply into the socket's buffer, with
-/// no body array in between; `scripts/check-hot-path`: about 960 instructions less per `POST`), and into an array
-/// for ``WireMessage/storeState(store:_:resumed:)``.
+/// `{"store":…,"version":…[,"resumed":…],"state":…}`, the one writer of this envelope: straight into a
+/// response's buffer for `POST …/actions` (the state's bytes copied once, from the store's reply into the socket's
+/// buffer, with no body array in between; `scripts/check-hot-path`: about 960 instructions less per `POST`), and
+/// into an array for ``WireMessage/storeState(store:_:resumed:)``.
 ///
 /// ## Thread safety
 /// A value type, used on the loop that writes the response.
@@ -29,7 +29,9 @@ struct StoreStateBody: HTTPBodyWriter {
         self.resumed = resumed
         version = reply.version
         state = reply.state
-        let plain = store.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        let plain = store.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        }
         escapedStore = plain ? nil : Array(JSONText.quoted(store).utf8)
         let nameCount = escapedStore?.count ?? store.utf8.count + 2
         byteCount = Self.head.utf8CodeUnitCount + nameCount + Self.versionKey.utf8CodeUnitCount

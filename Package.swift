@@ -28,6 +28,7 @@ let package = Package(
         .systemLibrary(name: "CLLHTTP", pkgConfig: "libllhttp", providers: [.apt(["libllhttp-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
 
         // The project's one lock type (a pthread mutex and its value in one heap block: ThreadSanitizer sees it), its
         // monotonic clock and the metrics' duration histograms.
@@ -51,6 +52,8 @@ let package = Package(
         .target(name: "JSONCoding", dependencies: ["JSON"], swiftSettings: strict),
         // A thin wrapper over SQLite: connections, prepared statements, errors, the online backup API.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        // A thin wrapper over hiredis 0.14: blocking RESP2 connections, pipelining, a pub/sub subscriber thread.
+        .target(name: "Redis", dependencies: ["Locking", "CHiredis"], swiftSettings: strict),
         // The HTTP/WebSocket API over named stores.
         .target(
             name: "StatehouseServer",

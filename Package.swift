@@ -132,6 +132,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
+        .testTarget(name: "RedisTests", dependencies: ["Redis", "StatehouseTestClients", "Locking"], swiftSettings: strict),
         .testTarget(name: "UVLoopTests", dependencies: ["Locking", "UVLoop", "StatehouseTestClients"], swiftSettings: strict),
         .testTarget(
             name: "StatehouseServerTests",

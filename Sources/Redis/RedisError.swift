@@ -5,7 +5,7 @@
 ///
 /// ## Thread safety
 /// An immutable value (`Sendable`).
-public struct RedisError: Error, Sendable, CustomStringConvertible {
+public struct RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The failure's category.
     public enum Kind: Sendable, Equatable {
         /// ``RedisEndpoint/init(url:)`` refused the text; the message says the accepted forms.

@@ -12,7 +12,6 @@ extension RedisSubscriber {
     /// The thread's body.
     func run() {
         _ = chiredis_name_this_thread(Self.threadName)
-        shared.withLock { $0.thread = pthread_self() }
         var reported = Reported.nothing
         var backoffMs = Self.backoffMs.first
         while !isStopping {

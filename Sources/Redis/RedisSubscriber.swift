@@ -36,7 +36,7 @@ import Glibc
 /// The thread holds the subscriber until it ends: call ``stop()``.
 public final class RedisSubscriber: Sendable {
     /// What the handler is told.
-    public enum Event: Sendable {
+    public enum Event: Sendable, Equatable {
         /// A message published to `channel` (both as the publisher sent them).
         case message(channel: [UInt8], payload: [UInt8])
         /// Connected and subscribed to the channels given so far; after a ``disconnected(_:)``, the time to backfill.
@@ -96,15 +96,14 @@ public final class RedisSubscriber: Sendable {
     ///
     /// `channels` joins those given to ``subscribe(_:)`` before. A second call, or one after ``stop()``, does nothing.
     public func start(channels: [[UInt8]]) {
-        let starts = shared.withLock { shared -> Bool in
+        shared.withLock { shared in
             shared.channels.formUnion(channels)
-            guard shared.phase == .created else { return false }
+            guard shared.phase == .created else { return }
             shared.phase = .running
-            return true
+            // Under the lock, so `running` always has its thread (``stop()`` joins it); the thread's first step
+            // waits for the lock, so it cannot look at the state before this.
+            shared.thread = Self.spawn { [self] in run() }
         }
-        guard starts else { return }
-        let thread = Self.spawn { [self] in run() }
-        shared.withLock { $0.thread = thread }
     }
 
     /// Subscribes to `channels` (thread-safe, any time; sent on the subscriber's connection, and again after each

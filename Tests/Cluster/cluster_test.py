@@ -4,10 +4,11 @@
 A redis-server of its own (loopback, a free port, `--appendonly yes --appendfsync always`, its files in a temporary
 directory) and 3 nodes of the release binary (one configuration file, `--node n1..n3`) serving 12 Counter stores
 c0...c11 (`"storage": {"redis": ..., "leaseMs": TTL}`). For about 25 s, K client threads POST `{"type":"increment"}`
-to random stores on random nodes, each action with its own Idempotency-Key; on a 503 or a failed connection the
-client sends the SAME action with the SAME key to another random node after a short backoff (10...250 ms, not the
-Retry-After seconds, so the outage is measured to the tenth of a second), until a 200 (bounded: 30 s per action,
-and 15 s after the load stops). Two WebSocket subscribers per store (format=state and format=patch), each on a random
+to random stores on random nodes (and one more thread per store to that store only, so that no store's outage goes
+unmeasured while the others wait on other stores), each action with its own Idempotency-Key; on a 503 or a failed
+connection the client sends the SAME action with the SAME key to another random node after a short backoff
+(10...250 ms, not the Retry-After seconds, so the outage is measured to the tenth of a second), until a 200 (bounded:
+30 s per action, and 15 s after the load stops). Two WebSocket subscribers per store (format=state and format=patch), each on a random
 node, record every version and count they see; when their connection ends they reconnect to a random live node,
 resuming with epoch + since.
 
@@ -126,8 +127,10 @@ class Action:
 
 
 class Load:
-    """K client threads posting increments with fresh keys to random stores on random nodes, each action retried
-    with its key until acked (see the module docstring)."""
+    """K client threads posting increments with fresh keys to random stores on random nodes, and one more per store
+    posting to that store only (so every store always has an action pending: an outage of a store cannot go unmeasured
+    while the roaming clients all wait on other stores); each action retried with its key until acked (see the module
+    docstring)."""
 
     def __init__(self, cluster, stores, clients, seed):
         self.cluster = cluster
@@ -146,8 +149,10 @@ class Load:
 
     def start(self):
         self.started_at = time.monotonic()
-        self.threads = [threading.Thread(target=self._client, args=(index,), daemon=True)
+        self.threads = [threading.Thread(target=self._client, args=(f"k{index}", self.stores), daemon=True)
                         for index in range(self.clients)]
+        self.threads += [threading.Thread(target=self._client, args=(f"p{index}", [store]), daemon=True)
+                         for index, store in enumerate(self.stores)]
         for thread in self.threads:
             thread.start()
 
@@ -165,13 +170,13 @@ class Load:
         with self.lock:
             self.failures[what] = self.failures.get(what, 0) + 1
 
-    def _client(self, index):
-        rng = random.Random(self.seed * 1000 + index)
+    def _client(self, name, stores):
+        rng = random.Random(f"{self.seed}-{name}")
         connections = {}  # node name -> (port, HTTPClient)
         number = 0
         try:
             while not self.stop_event.is_set():
-                action = Action(rng.choice(self.stores), f"k{index}-{number}-{rng.getrandbits(32):08x}")
+                action = Action(rng.choice(stores), f"{name}-{number}-{rng.getrandbits(32):08x}")
                 number += 1
                 self.actions.append(action)
                 try:
@@ -569,15 +574,13 @@ def cluster_run(checks, args, rng, seed):
         for node in nodes.values():
             node.kill()
         redis.kill()
-        if len(checks.failed) > failures:
-            for name, node in nodes.items():
-                print(f"  {name} log (last lines):\n"
-                      + "\n".join("    " + line for line in node.log_text().splitlines()[-15:]))
-            print("  redis log (last lines):\n"
-                  + "\n".join("    " + line for line in redis.log_text().splitlines()[-10:]))
-        for node in nodes.values():
+        logs = [(name, node.log_text(), 15) for name, node in nodes.items()] + [("redis", redis.log_text(), 10)]
+        for node in nodes.values():  # before printing: a closed stdout must not leave the files behind
             shutil.rmtree(node.directory, ignore_errors=True)
         shutil.rmtree(directory, ignore_errors=True)
+        if len(checks.failed) > failures:
+            for name, text, lines in logs:
+                print(f"  {name} log (last lines):\n" + "\n".join("    " + line for line in text.splitlines()[-lines:]))
 
 
 def judge(checks, args, redis, load, subscribers, view, windows, victim_name, victim_stores, redis_ready_at):
@@ -693,11 +696,12 @@ def judge(checks, args, redis, load, subscribers, view, windows, victim_name, vi
     checks.note("subscriber connections ended by: " + (", ".join(f"{end} x{count}" for end, count in ends.items())
                                                         or "nothing") + f"; other messages {others[:5]}")
     resumes = [session for s in subscribers for session in s.sessions if session["since"] is not None]
-    checks.note(f"subscribers reconnected {len(resumes)} times: first message a patch "
-                f"{sum(1 for r in resumes if r['messages'] and r['messages'][0][0] == 'patch')}, a snapshot "
-                f"{sum(1 for r in resumes if r['messages'] and r['messages'][0][0] == 'state')}, nothing (up to date) "
-                f"{sum(1 for r in resumes if not r['messages'])}; failed connects "
-                f"{sum(s.connect_failures for s in subscribers)}")
+    firsts = [r["messages"][0] if r["messages"] else None for r in resumes]
+    checks.note(f"subscribers reconnected {len(resumes)} times, resuming with: a patch from their version "
+                f"{sum(1 for f in firsts if f and f[0] == 'patch')}, a snapshot (resumed:false) "
+                f"{sum(1 for f in firsts if f and f[0] == 'state' and f[4] is False)}, nothing (up to date; then "
+                f"the next change) {sum(1 for f in firsts if f is None or (f[0] == 'state' and f[4] is not False))}; "
+                f"failed connects {sum(s.connect_failures for s in subscribers)}")
 
     limit = lease_s + 1.0
     goal = goal_seconds(args.lease_ms)
@@ -952,9 +956,10 @@ def self_test_single_node(checks, binary, seed):
         for subscriber in subscribers:
             subscriber.stop()
         node.kill()
-        if len(checks.failed) > failures:
-            print("  node log (last lines):\n" + "\n".join("    " + l for l in node.log_text().splitlines()[-15:]))
+        text = node.log_text()
         shutil.rmtree(node.directory, ignore_errors=True)
+        if len(checks.failed) > failures:
+            print("  node log (last lines):\n" + "\n".join("    " + line for line in text.splitlines()[-15:]))
 
 
 # MARK: main
@@ -965,7 +970,7 @@ def main():
     parser.add_argument("--binary", default=".build/release/statehouse")
     parser.add_argument("--seed", type=int, default=None, help="the kill moments and choices (default: the clock)")
     parser.add_argument("--lease-ms", type=int, default=2000, help="the stores' lease TTL (storage.leaseMs)")
-    parser.add_argument("--clients", type=int, default=12)
+    parser.add_argument("--clients", type=int, default=12, help="roaming clients (random stores), besides one per store")
     parser.add_argument("--load-seconds", type=float, default=25.0)
     parser.add_argument("--max-seconds", type=float, default=90.0, help="the whole run's bound")
     parser.add_argument("--self-test", action="store_true",

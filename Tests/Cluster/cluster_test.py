@@ -5,12 +5,13 @@ A redis-server of its own (loopback, a free port, `--appendonly yes --appendfsyn
 directory) and 3 nodes of the release binary (one configuration file, `--node n1..n3`) serving 12 Counter stores
 c0...c11 (`"storage": {"redis": ..., "leaseMs": TTL}`). For about 25 s, K client threads POST `{"type":"increment"}`
 to random stores on random nodes (and one more thread per store to that store only, so that no store's outage goes
-unmeasured while the others wait on other stores), each action with its own Idempotency-Key; on a 503 or a failed
-connection the client sends the SAME action with the SAME key to another random node after a short backoff
-(10...250 ms, not the Retry-After seconds, so the outage is measured to the tenth of a second), until a 200 (bounded:
-30 s per action, and 15 s after the load stops). Two WebSocket subscribers per store (format=state and format=patch), each on a random
-node, record every version and count they see; when their connection ends they reconnect to a random live node,
-resuming with epoch + since.
+unmeasured while the others wait on other stores), 5 ms apart, each action with its own Idempotency-Key; on a failed
+connection or a 503 (which must carry Retry-After and the code store_unavailable, storage_failed or
+storage_unavailable) the client sends the SAME action with the SAME key to another random node after a short backoff
+(10...250 ms, not the Retry-After seconds, so the outage is measured to the tenth of a second), until a 200
+(bounded: 30 s per action, and 15 s after the load stops). Two WebSocket subscribers per store (format=state and
+format=patch), each on a random node, record every version and count they see; when their connection ends they
+reconnect to a random live node, resuming with epoch + since.
 
 At a seeded moment about 8 s in, the leases are read from Redis and the node owning the most stores is killed
 (SIGKILL), then started again (same --node) a few seconds later. About 16 s in, redis-server is killed (SIGKILL) and
@@ -65,6 +66,7 @@ INCREMENT = '{"type":"increment"}'
 ACTION_BOUND_S = 30.0  # an action not acked by then is given up (a failure: the store stayed unavailable)
 DRAIN_S = 15.0         # after the load stops, actions still pending get this long
 HTTP_TIMEOUT_S = 5.0   # one request; past it the outcome is unknown and the same key goes to another node
+UNAVAILABLE_CODES = {"store_unavailable", "storage_failed", "storage_unavailable"}  # a 503's error codes
 
 
 def node_config(redis_port, lease_ms, stores=STORES):
@@ -132,11 +134,12 @@ class Load:
     while the roaming clients all wait on other stores); each action retried with its key until acked (see the module
     docstring)."""
 
-    def __init__(self, cluster, stores, clients, seed):
+    def __init__(self, cluster, stores, clients, seed, pause_s=0.0):
         self.cluster = cluster
         self.stores = stores
         self.clients = clients
         self.seed = seed
+        self.pause_s = pause_s  # between one client's actions (the run shares 2 cores with the nodes and Redis)
         self.actions = []      # every Action, in creation order (list.append is atomic)
         self.unexpected = []   # (store, key, node, status, body) of answers other than 200 and 503
         self.failures = {}     # what made a client retry ("503 store_unavailable", "connection") -> count
@@ -185,6 +188,8 @@ class Load:
                     with self.lock:
                         self.unexpected.append((action.store, action.key, None, type(error).__name__, str(error)))
                     action.gave_up_at = time.monotonic()
+                if self.pause_s:
+                    self.stop_event.wait(self.pause_s)
         finally:
             for _, client in connections.values():
                 client.close()
@@ -231,6 +236,10 @@ class Load:
                 except (ValueError, KeyError, TypeError):
                     code = "?"
                 self._count(f"503 {code}")
+                if code not in UNAVAILABLE_CODES or not response.field("Retry-After"):
+                    with self.lock:
+                        self.unexpected.append((action.store, action.key, node.name, 503, response.body[:200]
+                                                + f" Retry-After: {response.field('Retry-After')}".encode()))
                 avoid = node.name
                 failures_in_a_row += 1
                 continue
@@ -500,7 +509,7 @@ def cluster_run(checks, args, rng, seed):
                      f"all {len(subscribers)} subscribers have their first snapshot "
                      f"({sum(s.version is None for s in subscribers)} without)")
 
-        load = Load(cluster, STORES, args.clients, seed)
+        load = Load(cluster, STORES, args.clients, seed, args.pause_ms / 1000)
         load.start()
         t0 = load.started_at
 
@@ -646,10 +655,12 @@ def judge(checks, args, redis, load, subscribers, view, windows, victim_name, vi
         intervals = unavailable_intervals(
             [(action.first_sent, action.acked_at, action.gave_up_at) for action in actions], load.stopped_at)
         longest[store] = longest_by_label(intervals, windows, ["steady", "node kill", "redis"])
-        after = [action.acked_at for action in actions if action.acked_at is not None and action.acked_at >= redis_ready_at]
+        after = [action.acked_at for action in actions
+                 if action.acked_at is not None and action.acked_at >= redis_ready_at]
         recovery[store] = (min(after) - redis_ready_at) if after else None
         rows.append((store, data["lease"] or "-", victim_name if store in victim_stores else "", top, len(acked),
-                     sum(action.gave_up_at is not None for action in actions), sum(action.replayed for action in actions),
+                     sum(action.gave_up_at is not None for action in actions),
+                     sum(action.replayed for action in actions),
                      ",".join(str(token) for token in tokens) if len(tokens) <= 5 else
                      f"{tokens[0]}..{tokens[-1]} ({len(tokens)})",
                      longest[store]["steady"][0], longest[store]["node kill"][0], longest[store]["redis"][0],
@@ -685,7 +696,8 @@ def judge(checks, args, redis, load, subscribers, view, windows, victim_name, vi
     given_up = [action for action in load.actions if action.gave_up_at is not None]
     checks.check(not given_up, f"every action sent was acked ({len(given_up)} given up, e.g. "
                                f"{[(a.store, a.key, a.attempts) for a in given_up[:3]]})")
-    checks.check(not load.unexpected, f"every answer was 200 or 503 ({load.unexpected[:3]})")
+    checks.check(not load.unexpected, f"every answer was 200, or 503 with Retry-After and one of the codes "
+                                      f"{sorted(UNAVAILABLE_CODES)} ({load.unexpected[:3]})")
     checks.note("retries: " + (", ".join(f"{what} {count}" for what, count in sorted(load.failures.items()))
                                or "none"))
     ends = {}
@@ -772,8 +784,9 @@ def self_test_checker(checks):
                                   {"messages": [("patch", 2, 3, "e", None, 2)]}], "version 2 after 3"),
         ("a repeated version", [{"messages": [("state", 3, None, "e", None, 3), ("state", 3, None, "e", None, 3)]}],
          "version 3 after 3"),
-        ("a patch from a version not held", [{"messages": [("state", 1, None, "e", None, 1),
-                                                           ("patch", 3, 2, "e", None, 3)]}], "patch 2->3 while holding 1"),
+        ("a patch from a version not held",
+         [{"messages": [("state", 1, None, "e", None, 1), ("patch", 3, 2, "e", None, 3)]}],
+         "patch 2->3 while holding 1"),
         ("another epoch", [{"messages": [("state", 1, None, "x", None, 1)]}], "epoch x"),
         ("a version past the log", [{"messages": [("state", 9, None, "e", None, 9)]}], "version 9 is not in the log"),
     ]
@@ -839,7 +852,8 @@ def self_test_redis(checks):
         data, problems = judged("clean")
         checks.check(not problems and data["meta"] == {"version": "3", "epoch": "e0", "reducer": "Counter"}
                      and data["lease"] == "n1:2" and data["fence"] == 2 and len(data["log"]) == 3,
-                     f"redis: a clean fake log read back over RESP passes (lease {data['lease']}, fence {data['fence']}, "
+                     f"redis: a clean fake log read back over RESP passes (lease {data['lease']}, "
+                     f"fence {data['fence']}, "
                      f"meta {data['meta']}, {len(data['log'])} entries) {problems}")
         for store, expected in [("gap", "gap: version 5 after 2"), ("dupkey", "key a twice"),
                                 ("token", "fencing token decreases at version 3: 3 -> 2"),
@@ -970,7 +984,9 @@ def main():
     parser.add_argument("--binary", default=".build/release/statehouse")
     parser.add_argument("--seed", type=int, default=None, help="the kill moments and choices (default: the clock)")
     parser.add_argument("--lease-ms", type=int, default=2000, help="the stores' lease TTL (storage.leaseMs)")
-    parser.add_argument("--clients", type=int, default=12, help="roaming clients (random stores), besides one per store")
+    parser.add_argument("--clients", type=int, default=12,
+                        help="roaming clients (random stores), besides one per store")
+    parser.add_argument("--pause-ms", type=float, default=5.0, help="each client's pause between two actions")
     parser.add_argument("--load-seconds", type=float, default=25.0)
     parser.add_argument("--max-seconds", type=float, default=90.0, help="the whole run's bound")
     parser.add_argument("--self-test", action="store_true",

@@ -58,22 +58,28 @@ def run_parts(checks, runs, names, title, detail=None):
 
 
 class Server:
-    """`statehouse serve` on 127.0.0.1, port 0, with a configuration written to a temporary file."""
+    """`statehouse serve` on 127.0.0.1, port 0, with a configuration written to a temporary file (or, when `config` is
+    a str, the configuration file at that path, which several servers may share); `args` are added to the command
+    line (e.g. `["--node", "n1"]`)."""
 
-    def __init__(self, binary, config, nofile=None, env=None):
+    def __init__(self, binary, config, nofile=None, env=None, args=()):
         self.binary = binary
         self.config = config
         self.nofile = nofile
         self.env = env
+        self.args = list(args)
         self.process = None
         self.port = None
         self.directory = tempfile.mkdtemp(prefix="statehouse-soak-")
         self.log_path = os.path.join(self.directory, "stderr.log")
 
     def start(self, deadline_s=20):
-        path = os.path.join(self.directory, "config.json")
-        with open(path, "w") as file:
-            json.dump(self.config, file)
+        if isinstance(self.config, str):
+            path = self.config
+        else:
+            path = os.path.join(self.directory, "config.json")
+            with open(path, "w") as file:
+                json.dump(self.config, file)
         nofile = self.nofile
 
         def limit():
@@ -85,7 +91,7 @@ class Server:
         self.log = open(self.log_path, "ab")  # appended across restarts (the crash run starts one server many times)
         env = dict(os.environ, **(self.env or {}))
         self.process = subprocess.Popen(
-            [self.binary, "serve", "--config", path, "--port", "0"],
+            [self.binary, "serve", "--config", path, "--port", "0"] + self.args,
             stdout=subprocess.PIPE, stderr=self.log, preexec_fn=limit, env=env)
         deadline = time.monotonic() + deadline_s
         line = b""

@@ -57,7 +57,10 @@ let package = Package(
         // The HTTP/WebSocket API over named stores.
         .target(
             name: "StatehouseServer",
-            dependencies: ["Locking", "Statehouse", "StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSON", "JSONCoding", "CCrypto", "SQLite"],
+            dependencies: [
+                "Locking", "Statehouse", "StatehouseCore", "UVLoop", "HTTP1", "WebSocket", "JSON", "JSONCoding", "CCrypto", "SQLite",
+                "Redis",
+            ],
             // The browser client served at /client/statehouse.js, compiled in as bytes (no Bundle, no file read at
             // run time). Client/statehouse.js is a symlink to clients/js/statehouse.js; ClientScriptTests checks the
             // served bytes equal that file.
@@ -138,6 +141,7 @@ let package = Package(
             name: "StatehouseServerTests",
             dependencies: ["Locking", 
                 "StatehouseServer", "Statehouse", "DemoReducers", "StatehouseTestClients", "StatehouseCore", "UVLoop", "JSON", "SQLite", "WebSocket",
+                "Redis",
             ],
             swiftSettings: strict
         ),

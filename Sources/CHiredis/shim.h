@@ -36,3 +36,10 @@ static inline int chiredis_nonblocking_pipe(int ends[2]) {
     }
     return 0;
 }
+
+/// Whether an idle connection's socket is readable or hung up: a server that closed it (a restart, a kill) or sent
+/// something unasked. poll(2) with a zero timeout; 1 or 0.
+static inline int chiredis_idle_socket_closed(const redisContext *c) {
+    struct pollfd entry = { .fd = c->fd, .events = POLLIN, .revents = 0 };
+    return poll(&entry, 1, 0) > 0 ? 1 : 0;
+}

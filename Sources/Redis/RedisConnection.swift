@@ -97,6 +97,14 @@ public final class RedisConnection {
         return true
     }
 
+    /// Whether the server has closed this idle connection (or sent something unasked): checked without blocking
+    /// (poll(2), zero timeout) before reusing a connection that waited, so that a command is not sent into a socket
+    /// whose server restarted meanwhile. True for a broken or closed connection.
+    public var isClosedByServer: Bool {
+        guard case .open(let context) = state else { return true }
+        return chiredis_idle_socket_closed(context) == 1
+    }
+
     /// Closes the socket and frees the context. Idempotent; `deinit` closes too.
     public func close() {
         if case .open(let context) = state { redisFree(context) }

@@ -3,12 +3,12 @@ import Foundation
 import StatehouseServer
 import UVLoop
 
-// statehouse serve [--config PATH] [--host H] [--port P] | replay … | backup … | stores | get | send | watch | --help
+// statehouse serve [--config PATH] [--host H] [--port P] [--node N] | replay … | backup … | stores | get | send | watch | --help
 // Exit codes: 0 after a clean shutdown, 1 when the address cannot be bound (replay: a snapshot that differs), 2 for
 // bad usage or configuration (or a database that cannot be used). The client commands: see `ClientExit`.
 
 let usage = """
-    Usage: statehouse serve [--config PATH] [--host HOST] [--port PORT]
+    Usage: statehouse serve [--config PATH] [--host HOST] [--port PORT] [--node NAME]
            statehouse replay [--config PATH] --store NAME [--to VERSION] [--verify]
            statehouse backup [--config PATH] DEST
            statehouse stores [--url URL] [--token TOKEN]
@@ -22,6 +22,7 @@ let usage = """
       --config PATH   configuration file (default: Config/statehouse.json)
       --host HOST     listen address (IPv4/IPv6 literal or localhost), overriding the file's listen.host
       --port PORT     listen port, overriding listen.port; 0 picks a free port
+      --node NAME     this node's name in a cluster, overriding storage.node (docs/cluster.md)
     Once listening it prints one line: statehouse listening on http://HOST:PORT
     Signals: SIGINT or SIGTERM shuts it down gracefully (WebSockets get close code 1001) and it exits 0.
     SIGHUP reads the --config file again and applies auth, cors, log.level, limits (but maxConnections),
@@ -142,8 +143,9 @@ if command != "serve" {
 var configPath = "Config/statehouse.json"
 var host: String?
 var port: Int?
+var node: String?
 CommandLineOptions.scan(
-    arguments, options: ["--config", "--host", "--port"], context: "", help: "statehouse --help",
+    arguments, options: ["--config", "--host", "--port", "--node"], context: "", help: "statehouse --help",
     positional: { fail("unknown option \($0); see statehouse --help", code: 2) },
     take: { option, value in
         let value = value ?? ""
@@ -154,6 +156,11 @@ CommandLineOptions.scan(
                 fail("--host must be an IPv4 or IPv6 address or localhost (host names are not resolved)", code: 2)
             }
             host = address
+        case "--node":
+            guard ClusterConfiguration.isNodeName(value) else {
+                fail("--node takes 1 to 64 letters, digits, '-', '_' or '.'", code: 2)
+            }
+            node = value
         default:
             guard let number = Int(value), (0...65535).contains(number) else { fail("--port must be 0 to 65535", code: 2) }
             port = number
@@ -176,9 +183,10 @@ do {
     fail(error.description, code: 2)
 }
 /// The command line's overrides, applied to the file at start and at every reload (SIGHUP).
-let overrides: @Sendable (inout ServerConfiguration) -> Void = { [host, port] configuration in
+let overrides: @Sendable (inout ServerConfiguration) -> Void = { [host, port, node] configuration in
     if let host { configuration.host = host }
     if let port { configuration.port = port }
+    if let node { configuration.cluster?.node = node }
 }
 overrides(&configuration)
 

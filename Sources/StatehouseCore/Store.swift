@@ -95,8 +95,9 @@ public actor Store<R: Reducer> {
     /// Where batches are written and the batches in progress (nil: a store in memory only, which so pays one word for
     /// durability); see `Store+Journal.swift`.
     let journaling: Journaling?
-    /// `journaling?.journal.gatesOutput`, read on every output.
-    let gatesOutput: Bool
+    /// `journaling?.journal.gatesOutput`, read on every output: whether outputs wait for each batch's write
+    /// (``StoreJournal/gatesOutput``).
+    public nonisolated let gatesOutput: Bool
 
     /// Creates a store. With `startsAtInit` (the default) ``Reducer/bind()`` is started as the first envelope of the
     /// mailbox, so its effect is started before the first action is reduced; otherwise at ``start()``.

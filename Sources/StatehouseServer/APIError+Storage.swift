@@ -11,6 +11,13 @@ extension APIError {
                 message: "The store's database is full (storage.maxBytes or the disk), so the action was not applied; "
                     + "free space or raise the limit, then retry.")
         }
+        if error is ClusterCommitError {
+            return APIError(
+                status: 503, .storageFailed,
+                message: "The action could not be committed to the cluster's Redis and was not applied (\(error)); retry "
+                    + "with the same Idempotency-Key after Retry-After.",
+                fields: [HTTPField(name: "Retry-After", value: "1")])
+        }
         return APIError(
             status: 503, .storageFailed,
             message: "The action could not be written to the store's database and was not applied (\(error)); retry later.",

@@ -83,6 +83,9 @@ public struct APIError: Error, Sendable, Equatable {
         case storageFailed = "storage_failed"
         case storageFull = "storage_full"
         case storageUnavailable = "storage_unavailable"
+        // Clusters
+        case storeUnavailable = "store_unavailable"
+        case storesFixedInCluster = "stores_fixed_in_cluster"
         case tooManyConnections = "too_many_connections"
         case shuttingDown = "shutting_down"
     }

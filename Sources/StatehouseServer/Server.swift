@@ -32,6 +32,8 @@ public final class Server: @unchecked Sendable {
     let stores: [String: HostedStore]
     /// The database of durable stores (configuration `storage`); nil without one.
     private let durability: StoreDurability?
+    /// This server as a node of a cluster (configuration `storage.redis`); nil on a single server.
+    private let cluster: ClusterNode?
     let loops: [EventLoop]
     let contexts: [ServerContext]
     private var listeners: [TCPListener] = []
@@ -86,22 +88,36 @@ public final class Server: @unchecked Sendable {
         loops = try (0..<max(1, configuration.eventLoops)).map { _ throws(UVError) in try EventLoop() }
         let executors: [any StoreExecutor] = configuration.storeExecutor == .loop ? loops : []
         let built: [HostedStore]
-        do {
-            built = try catalog.makeStores(
-                for: configuration, path: configurationPath, executors: executors, durability: durability, logger: logger)
-        } catch {
-            durability?.database.close()
-            throw error
+        if let clustered = configuration.cluster {
+            let node = try ClusterNode(clustered, loop: loops[0], logger: logger)
+            do {
+                built = try catalog.makeClusteredStores(
+                    for: configuration, path: configurationPath, executors: executors, node: node, logger: logger)
+            } catch {
+                node.stop()
+                throw error
+            }
+            cluster = node
+        } else {
+            cluster = nil
+            do {
+                built = try catalog.makeStores(
+                    for: configuration, path: configurationPath, executors: executors, durability: durability, logger: logger)
+            } catch {
+                durability?.database.close()
+                throw error
+            }
         }
         stores = Dictionary(uniqueKeysWithValues: built.map { ($0.name, $0) })
         let registry = StoreRegistry(stores)
         let connections = ConnectionGauge()
         let loopCount = loops.count
         let siblings = LoopDirectory()
-        contexts = loops.enumerated().map { [durability] index, loop in
+        contexts = loops.enumerated().map { [durability, cluster] index, loop in
             ServerContext(
                 loop: loop, configuration: configuration, catalog: catalog, stores: registry, connections: connections,
-                durability: durability, logger: logger, loopIndex: index, loopCount: loopCount, siblings: siblings)
+                durability: durability, logger: logger, loopIndex: index, loopCount: loopCount, siblings: siblings,
+                cluster: cluster)
         }
         siblings.fill(contexts)
         if let storage = configuration.storage {
@@ -123,6 +139,7 @@ public final class Server: @unchecked Sendable {
         let (connectionLimit, fds) = admittedConnections()
         for loop in loops { loop.start() }
         startStores()  // after the loops: each store runs on one of them
+        cluster?.start()  // subscribed to every store's changes, leases renewed from now on
         var port = configuration.port
         do {
             // The first listener picks the port (when 0) and fails if the address is taken; the others join it.
@@ -273,7 +290,9 @@ public final class Server: @unchecked Sendable {
         }
         loops[0].execute { for watcher in watchers { watcher.close() } }
         _ = drained.wait(timeout: .now() + .milliseconds(graceMs))
+        cluster?.drain()  // every lease released, so other nodes take the stores at once
         stopStores()
+        cluster?.stop()
         durability?.database.close()  // after the stops: every batch they wrote is committed
         for loop in loops { loop.stop() }
         phase.withLock { $0 = .stopped }

@@ -38,6 +38,8 @@ final class ServerContext: @unchecked Sendable {
     let storeExecutor: (any StoreExecutor)?
     /// Where durable stores are written (configuration `storage`); nil: every store in memory.
     let durability: StoreDurability?
+    /// The cluster this server is a node of (docs/cluster.md); nil on a single server.
+    let cluster: ClusterNode?
     /// The server's logger (no metadata of its own; sessions add `conn`, stores `store`).
     let logger: Logger
     /// This loop's place among the server's loops (0-based: the `loop` label of its metrics).
@@ -58,8 +60,9 @@ final class ServerContext: @unchecked Sendable {
     init(
         loop: EventLoop, configuration: ServerConfiguration, catalog: ReducerCatalog, stores: StoreRegistry,
         connections: ConnectionGauge, durability: StoreDurability? = nil, logger: Logger, loopIndex: Int = 0,
-        loopCount: Int = 1, siblings: LoopDirectory = LoopDirectory()
+        loopCount: Int = 1, siblings: LoopDirectory = LoopDirectory(), cluster: ClusterNode? = nil
     ) {
+        self.cluster = cluster
         self.loop = loop
         self.loopIndex = loopIndex
         self.siblings = siblings

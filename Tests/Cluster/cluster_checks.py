@@ -75,13 +75,22 @@ def log_problems(log, fence=None):
     return problems, entries, keys
 
 
+def as_fsa(action):
+    """A journaled action as a Flux Standard Action: the log holds it as Swift's synthesized Codable writes it
+    ({"add":{"amount":5}}, as the SQLite journal does, docs/cluster.md); an FSA ({"type":"add",...}) is kept."""
+    if isinstance(action, dict) and len(action) == 1 and "type" not in action:
+        (kind, payload), = action.items()
+        return {"type": kind, "payload": payload} if payload else {"type": kind}
+    return action
+
+
 def counter_counts(entries):
     """{version: the Counter's count right after it}, reducing the log's actions from {"count": 0}; a version whose
     action is not one the Counter reduces maps to None, and so does every later one."""
     counts = {0: 0}
     count = 0
     for entry in entries:
-        action = entry["action"]
+        action = as_fsa(entry["action"])
         kind = action.get("type") if isinstance(action, dict) else None
         if entry["origin"] == "reset":  # a store reset: the initial state again
             count = 0

@@ -97,7 +97,12 @@ public enum ConfigurationLoader {
                 config.logLevel = parsed
             }
         }
-        if let storage = top["storage"] {
+        if let storage = top["storage"], case .object(let fields) = storage, fields["redis"] != nil {
+            guard fields["path"] == nil else {
+                throw reader.fail("storage", "has both path (SQLite) and redis (a cluster); keep one")
+            }
+            config.cluster = try reader.cluster(fields)
+        } else if let storage = top["storage"] {
             config.storage = try reader.storage(storage)
             if let storage = config.storage, storage.retainActions < config.streams.historySize {
                 throw reader.fail(

@@ -51,6 +51,8 @@ public struct ServerConfiguration: Sendable {
     public var stores: [StoreDeclaration] = []
     /// Where durable stores are written (configuration `storage`); nil: every store lives in memory only.
     public var storage: StorageConfiguration?
+    /// The cluster this server is a node of (configuration `storage.redis`, docs/cluster.md); nil: a single server.
+    public var cluster: ClusterConfiguration?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, limits: Limits = Limits(), streams: Streams = Streams(),

@@ -6,6 +6,9 @@ extension HTTPSession {
     /// `PUT /stores/{name}` `{"reducer":"Counter","state":{…}}` (state optional): 201 with the new store's state;
     /// 200 when it exists with that reducer (unchanged); 409 `store_exists` when it exists with another.
     func putStore(_ name: String, _ request: HTTPRequest) {
+        guard context.cluster == nil else {
+            return send(error: .storesFixedInCluster, keepAlive: request.keepAlive, headOnly: false)
+        }
         guard ServerConfiguration.isValidStoreName(name) else {
             return send(error: .invalidStoreName(name), keepAlive: request.keepAlive, headOnly: false)
         }
@@ -134,6 +137,9 @@ extension HTTPSession {
 
     /// `DELETE /stores/{name}`: 204; the store's effects are cancelled and its subscribers get a final `deleted`.
     func deleteStore(_ name: String, _ request: HTTPRequest) {
+        guard context.cluster == nil else {
+            return send(error: .storesFixedInCluster, keepAlive: request.keepAlive, headOnly: false)
+        }
         if let failure = context.durability?.failure, context.stores[name]?.persistence != nil {
             // interval/off: writing fails; the deletion could not be written, so the store stays.
             return send(error: .storageUnavailable(failure), keepAlive: request.keepAlive, headOnly: false)

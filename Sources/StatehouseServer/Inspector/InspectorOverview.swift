@@ -3,6 +3,7 @@
 ///
 /// ```json
 /// {"stores":[{"name":"counter","reducer":"Counter","version":4,"durable":false,
+///             "cluster":{"node":"n1","owned":true,"leaseHeldMs":5120,"owner":null},
 ///             "subscribers":{"websocket":1,"sse":0},"slowestLagVersions":0,"slowestLagMs":0}],
 ///  "loops":[{"loop":0,"connections":[{"id":1,"kind":"websocket","peer":"127.0.0.1:50312","ageMs":5120,
 ///                                     "unsentBytes":0,"subscriptions":["counter"]}]}]}
@@ -10,7 +11,7 @@
 ///
 /// Stores are sorted by name, loops by index, connections by number. `subscribers`, `slowestLagVersions` and
 /// `slowestLagMs` are the figures of `GET /metrics` (`statehouse_store_subscribers`,
-/// `statehouse_store_slowest_subscriber_lag_versions` and `…_lag_seconds` in ms, read the same way: ``LoopFigures``); `durable` says whether the store has a journal (`GET /stores/{name}/log`).
+/// `statehouse_store_slowest_subscriber_lag_versions` and `…_lag_seconds` in ms, read the same way: ``LoopFigures``); `durable` says whether the store has a journal (`GET /stores/{name}/log`); `cluster`, only on a cluster node (docs/cluster.md): this node's name, whether it owns the store, for how long (ms), and the lease value `NODE:TOKEN` of the owner it last saw when another node owns it.
 enum InspectorOverview {
     /// What one loop contributes, read on that loop.
     struct Loop: Sendable {
@@ -41,6 +42,16 @@ enum InspectorOverview {
             out.appendDecimal(store.fanout.newest.version)
             out.appendLiteral(#","durable":"#)
             if store.persistence != nil { out.appendLiteral("true") } else { out.appendLiteral("false") }
+            if let member = store.cluster {
+                let ownership = member.ownership
+                out.appendLiteral(#","cluster":{"node":"#)
+                out += JSONText.quoted(member.nodeName).utf8
+                out.appendLiteral(ownership.owned ? #","owned":true,"leaseHeldMs":"# : #","owned":false,"leaseHeldMs":"#)
+                out.appendDecimal(UInt64(max(0, ownership.heldMs ?? 0)))
+                out.appendLiteral(#","owner":"#)
+                if let owner = ownership.owner { out += JSONText.quoted(owner).utf8 } else { out.appendLiteral("null") }
+                out.append(UInt8(ascii: "}"))
+            }
             out.appendLiteral(#","subscribers":{"websocket":"#)
             out.appendDecimal(UInt64(streams.webSocket))
             out.appendLiteral(#","sse":"#)

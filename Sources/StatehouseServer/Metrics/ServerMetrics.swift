@@ -46,6 +46,25 @@ enum ServerMetrics {
                 guard let store = stores[name], let durations = store.actionCounts.reduceDurations else { return nil }
                 return (["store": name, "reducer": store.reducerName], durations)
             })
+        var owned: [MetricsExposition.Sample] = []
+        var held: [MetricsExposition.Sample] = []
+        for name in names {
+            guard let store = stores[name], let member = store.cluster else { continue }
+            let ownership = member.ownership
+            let labels: KeyValuePairs<String, String> = ["store": name, "reducer": store.reducerName, "node": member.nodeName]
+            owned.append((labels, ownership.owned ? 1 : 0))
+            held.append((labels, Double(ownership.heldMs ?? 0) / 1_000))
+        }
+        if !owned.isEmpty {
+            text.family(
+                "statehouse_store_owned", .gauge,
+                help: "1 when this cluster node holds the store's lease (reduces its actions), else 0 (docs/cluster.md).",
+                owned)
+            text.family(
+                "statehouse_store_lease_held_seconds", .gauge,
+                help: "How long this cluster node has held the store's lease without losing it (0 when it does not hold it).",
+                held)
+        }
         var subscribers: [MetricsExposition.Sample] = []
         var lag: [MetricsExposition.Sample] = []
         var lagSeconds: [MetricsExposition.Sample] = []

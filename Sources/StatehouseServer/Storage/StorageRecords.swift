@@ -13,6 +13,24 @@ enum JournalOrigin: Int, Sendable {
     case effect = 1
     /// A reset: the row's JSON is the state the reset restored.
     case reset = 2
+
+    /// How `/log` and the cluster's journal name it: `external`, `effect`, `reset`.
+    var name: String {
+        switch self {
+        case .external: "external"
+        case .effect: "effect"
+        case .reset: "reset"
+        }
+    }
+
+    init?(name: String) {
+        switch name {
+        case "external": self = .external
+        case "effect": self = .effect
+        case "reset": self = .reset
+        default: return nil
+        }
+    }
 }
 
 /// One journaled change: the version after it; `action` is the action's JSON as Swift's synthesized Codable writes

@@ -43,8 +43,26 @@ final class HostedStore: Sendable {
     let reducerName: String
     /// The store's history and stream subscribers.
     let fanout: StoreFanout
-    /// Where the store is written; nil for a store in memory only.
-    let persistence: StorePersistence?
+    /// Where the store is written: its SQLite database, or its cluster (one word: an idle store's heap cost is
+    /// budgeted, StoreMemoryTests); nil for a store in memory only.
+    private let backing: Backing?
+
+    enum Backing {
+        case durable(StorePersistence)
+        case cluster(ClusterLink)
+    }
+
+    /// Where the store is written in SQLite; nil for a store in memory only or of a cluster.
+    var persistence: StorePersistence? {
+        if case .durable(let persistence) = backing { return persistence }
+        return nil
+    }
+
+    /// The store as one node of a cluster serves it (docs/cluster.md); nil on a single server.
+    var cluster: (any ClusterMember)? {
+        if case .cluster(let link) = backing { return link.member }
+        return nil
+    }
     private let operations: Operations
     /// What a store keeps behind one lock: the idempotency cache (made on the first keyed action, see
     /// ``idempotency``) and the count of refused actions by error code (an error path: a lock is cheap enough). One
@@ -58,15 +76,24 @@ final class HostedStore: Sendable {
     /// `keys`: a recovered store's unexpired idempotency keys.
     init(
         name: String, reducerName: String, fanout: StoreFanout, persistence: StorePersistence?, keys: [StoredKey],
-        operations: Operations
+        operations: Operations, cluster: (any ClusterMember)? = nil
     ) {
+        backing = if let persistence { .durable(persistence) } else { cluster.map { .cluster(ClusterLink(member: $0)) } }
         self.name = name
         self.reducerName = reducerName
         self.fanout = fanout
-        self.persistence = persistence
         self.operations = operations
         // A durable store's keys outlive restarts: the ones read back are answered as before.
         if !keys.isEmpty { idempotency.restore(keys, nowMs: StorageClock.nowMs) }
+    }
+
+    /// A cluster member behind one class reference (``Backing`` stays one word).
+    ///
+    /// ## Thread safety
+    /// Immutable.
+    final class ClusterLink: Sendable {
+        let member: any ClusterMember
+        init(member: any ClusterMember) { self.member = member }
     }
 
     /// Outcomes of keyed actions. Made on the first keyed action (any loop may ask first), so a store that never sees
@@ -74,7 +101,13 @@ final class HostedStore: Sendable {
     var idempotency: IdempotencyCache {
         sideTables.withLock { tables in
             if let cache = tables.idempotency { return cache }
-            let cache = persistence.map { IdempotencyCache(ttl: $0.durability.keyTtl) } ?? IdempotencyCache()
+            let cache = if let persistence {
+                IdempotencyCache(ttl: persistence.durability.keyTtl)
+            } else if let ttl = cluster?.keyTtlSeconds {
+                IdempotencyCache(ttl: .seconds(ttl))
+            } else {
+                IdempotencyCache()
+            }
             tables.idempotency = cache
             return cache
         }

@@ -107,6 +107,15 @@ final class IdempotencyCache: Sendable {
     }
 }
 
+extension IdempotencyCache {
+    /// Restores the keys the table does not hold (a cluster node taking a store's lease: keys of actions running here
+    /// keep their waiters).
+    func restoreMissing(_ keys: [StoredKey], nowMs: Int64) {
+        let missing = table.withLock { table in keys.filter { table.entries[$0.key] == nil } }
+        restore(missing, nowMs: nowMs)
+    }
+}
+
 extension IdempotencyCache.Table {
     fileprivate mutating func lookUp(_ key: String, fingerprint: UInt64, waiter: IdempotencyCache.Waiter) -> IdempotencyCache.Lookup {
         let now = ContinuousClock.now

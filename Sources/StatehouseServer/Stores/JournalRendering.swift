@@ -7,11 +7,7 @@ import JSON
 /// `{"version":N,"origin":"reset","time":…,"state":{…}}`.
 enum JournalRendering {
     static func line(_ row: JournalRow, into out: inout [UInt8]) {
-        let origin = switch row.origin {
-        case .external: "external"
-        case .effect: "effect"
-        case .reset: "reset"
-        }
+        let origin = row.origin.name
         out.appendLiteral("{\"version\":")
         out.appendDecimal(row.version)
         out.appendLiteral(",\"origin\":\"")

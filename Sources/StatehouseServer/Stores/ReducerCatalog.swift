@@ -10,6 +10,12 @@ public struct ReducerCatalog: Sendable {
     ) throws -> HostedStore
 
     private var factories: [String: Factory] = [:]
+    /// Builds a store of a cluster node (``ClusteredStore``), by reducer name.
+    typealias ClusterFactory = @Sendable (
+        _ declaration: ServerConfiguration.StoreDeclaration, _ historySize: Int, _ executor: (any StoreExecutor)?,
+        _ node: ClusterNode, _ logger: Logger
+    ) throws -> HostedStore
+    private var clusterFactories: [String: ClusterFactory] = [:]
     /// The initial state JSON a declaration gives a new store (its `state`, or the reducer's own), by reducer name.
     private var initialStates: [String: @Sendable (_ declaration: ServerConfiguration.StoreDeclaration) throws -> [UInt8]] = [:]
     /// Replays a store's journal through the reducer (`statehouse replay`), by reducer name.
@@ -49,6 +55,12 @@ public struct ReducerCatalog: Sendable {
             return try TypedStore<R>.hosted(
                 name: declaration.name, reducerName: reducerName, state: state, historySize: historySize, executor: executor,
                 persistence: persistence, recovery: recovery, decoded: decoded, logging: declaration.log,
+                logger: logger)
+        }
+        clusterFactories[reducerName] = { declaration, historySize, executor, node, logger in
+            try ClusteredStore<R>.hosted(
+                name: declaration.name, reducerName: reducerName, state: try initialState(declaration),
+                historySize: historySize, executor: executor, node: node, decoded: decoded, logging: declaration.log,
                 logger: logger)
         }
         replayers[reducerName] = { database, stored, target, verify in
@@ -110,6 +122,31 @@ public struct ReducerCatalog: Sendable {
             stores.append(try build(
                 declaration, configuration: configuration, executor: executor, persistence: persistence,
                 path: durability.configuration.path, at: at, logger: logger))
+        }
+        return stores
+    }
+
+    /// Builds the stores of a cluster node: each configured store, opened in Redis and followed from its stream (no
+    /// lease is taken before the store is used).
+    /// - Throws: ``ConfigurationError`` naming `stores[i].reducer` for an unknown reducer, or the store when Redis
+    ///   holds it for another reducer or its data does not decode.
+    func makeClusteredStores(
+        for configuration: ServerConfiguration, path: String, executors: [any StoreExecutor], node: ClusterNode,
+        logger: Logger
+    ) throws(ConfigurationError) -> [HostedStore] {
+        var stores: [HostedStore] = []
+        for (index, declaration) in configuration.stores.enumerated() {
+            let executor = executors.isEmpty ? nil : executors[index % executors.count]
+            guard let factory = clusterFactories[declaration.reducer] else {
+                throw ConfigurationError(
+                    path: path, location: "stores[\(index)].reducer",
+                    problem: "unknown reducer \"\(declaration.reducer)\"; registered: \(names.joined(separator: ", "))")
+            }
+            do {
+                stores.append(try factory(declaration, configuration.streams.historySize, executor, node, logger))
+            } catch {
+                throw ConfigurationError(path: configuration.cluster?.redis ?? path, location: "", problem: "\(error)")
+            }
         }
         return stores
     }

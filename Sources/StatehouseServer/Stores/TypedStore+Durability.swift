@@ -73,26 +73,35 @@ extension TypedStore {
             guard row.version == version + 1 else {
                 throw RecoveryError(store: store, version: row.version, problem: "the journal skips from version \(version)")
             }
-            if row.origin == .reset {
-                do {
-                    state = try decoder.decode(R.State.self, from: row.action)
-                } catch {
-                    throw RecoveryError(store: store, version: row.version, problem: "its reset state does not decode (\(error))")
-                }
-            } else {
-                let action: R.Action
-                do {
-                    action = try decoder.decode(R.Action.self, from: row.action)
-                } catch {
-                    throw RecoveryError(
-                        store: store, version: row.version, problem: "its action is not a valid \(R.self) action (\(error))")
-                }
-                _ = reducer.reduce(state: &state, action: action)
-            }
+            try apply(row.origin, row.action, version: row.version, to: &state, reducer: reducer, decoder: decoder, store: store)
             version = row.version
             each(Snapshot(version: version, state: state))
         }
         return Snapshot(version: version, state: state)
+    }
+
+    /// Applies one journaled change to `state`: a reset's state, or an action through the reducer (its effect is not
+    /// run). Recovery and a cluster node's view of a store it does not own both do this.
+    /// - Throws: ``RecoveryError`` when the action or state does not decode.
+    static func apply(
+        _ origin: JournalOrigin, _ json: [UInt8], version: UInt64, to state: inout R.State, reducer: R,
+        decoder: JSONValueDecoder, store: String
+    ) throws(RecoveryError) {
+        if origin == .reset {
+            do {
+                state = try decoder.decode(R.State.self, from: json)
+            } catch {
+                throw RecoveryError(store: store, version: version, problem: "its reset state does not decode (\(error))")
+            }
+            return
+        }
+        let action: R.Action
+        do {
+            action = try decoder.decode(R.Action.self, from: json)
+        } catch {
+            throw RecoveryError(store: store, version: version, problem: "its action is not a valid \(R.self) action (\(error))")
+        }
+        _ = reducer.reduce(state: &state, action: action)
     }
 
     /// The state at `version` as JSON: from the history when it holds it, else rebuilt from the journal.

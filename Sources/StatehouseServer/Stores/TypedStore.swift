@@ -53,8 +53,11 @@ final class TypedStore<R: ServableReducer>: Sendable {
         }
     }
 
-    /// Where the store is written (nil: in memory only).
+    /// Where the store is written (nil: in memory only, or in a cluster's Redis: see ``journaled``).
     let persistence: StorePersistence?
+    /// Whether the store writes a journal (SQLite, or a cluster's Redis, whose journal gates output): its actions then
+    /// hear when a batch could not be written. Computed, not stored: an idle store's heap cost is budgeted.
+    var journaled: Bool { persistence != nil || store.gatesOutput }
     /// Writes one line with `store=<name>` to the server's logger: at `info` for the store's ``StoreLogging`` records
     /// (actions, states), at `warning` for the others (effect errors, events not sent). Shared with ``store`` (one
     /// closure per store, 16 bytes here: the metadata is built only when a line is written). The store says which kind
@@ -103,6 +106,26 @@ final class TypedStore<R: ServableReducer>: Sendable {
         store = Store(
             reducer: R(), state: state, name: name, lineLogger: log, logging: logging, executor: executor,
             recovered: recovered, journal: Self.journal(persistence), startsAtInit: false)
+    }
+
+    /// A store that takes over `fanout` at `recovered` and writes each batch to `journal` (a node of a cluster taking
+    /// a store's lease: ``ClusteredStore``); `state` stays the initial state a reset restores.
+    init(
+        name: String, fanout: StoreFanout, state: R.State, recovered: Snapshot<R.State>, journal: StoreJournal<R.Action, R.State>,
+        executor: (any StoreExecutor)?, decoded: DecodedActions<R.Action>, logging: StoreLogging, logger: Logger
+    ) {
+        self.name = name
+        self.decoded = decoded
+        self.fanout = fanout
+        persistence = nil
+        let log: @Sendable (String, StoreLogLineKind) -> Void = { line, kind in
+            logger.log(kind == .record ? .info : .warning, line, metadata: ["store": name])
+        }
+        self.log = log
+        _ = Self.seed(cached, recovered)
+        store = Store(
+            reducer: R(), state: state, name: name, lineLogger: log, logging: logging, executor: executor,
+            recovered: recovered, journal: journal, startsAtInit: false)
     }
 
     /// A new store of `R`, hosted.
@@ -156,7 +179,17 @@ final class TypedStore<R: ServableReducer>: Sendable {
     }
 
     func prepare(actionJSON: [UInt8]) -> Result<PreparedAction, APIError> {
-        if let known = decoded.action(body: actionJSON) { return .success(bind(last: known)) }
+        Self.prepare(actionJSON: actionJSON, decoded: decoded) { bind(leading: $0, last: $1) }
+    }
+
+    /// Decodes `actionJSON` (one Flux Standard Action, or an array of them) and binds the actions with `bind`
+    /// (leading actions, last action): the decoding a ``TypedStore`` and a ``ClusteredStore`` share.
+    static func prepare(
+        actionJSON: [UInt8], decoded: DecodedActions<R.Action>,
+        bind: (ArraySlice<R.Action>, R.Action) -> PreparedAction
+    ) -> Result<PreparedAction, APIError> {
+        let payloadless = decoded.payloadless
+        if let known = decoded.action(body: actionJSON) { return .success(bind([], known)) }
         do {
             let value: JSONValue
             do {
@@ -182,11 +215,11 @@ final class TypedStore<R: ServableReducer>: Sendable {
                         return .failure(problem)
                     }
                 }
-                return .success(bind(leading: actions.dropLast(), last: actions[actions.count - 1]))
+                return .success(bind(actions.dropLast(), actions[actions.count - 1]))
             }
             let action = try FluxStandardAction<R.Action>.decode(value, payloadless: payloadless)
             decoded.keep(action, body: actionJSON)
-            return .success(bind(last: action))
+            return .success(bind([], action))
         } catch {
             return .failure(ActionErrorMessage.apiError(for: error, actionTypes: R.actionTypes, body: actionJSON))
         }
@@ -201,7 +234,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
         PreparedAction { [self] waiter, note in submit(leading, last, note: note, waiter) }
     }
 
-    private func submit(
+    func submit(
         _ leading: ArraySlice<R.Action>, _ last: R.Action, note: IdempotencyNote?, _ waiter: PreparedAction.Waiter
     ) {
         // interval/off: while writing fails, memory must not run further ahead of the disk.
@@ -217,7 +250,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
         switch waiter {
         case .reduced(let reply):
             let notWritten: (@Sendable (any Error) -> Void)? =
-                persistence == nil ? nil : { @Sendable error in reply(.failure(.notWritten(error))) }
+                journaled ? { @Sendable error in reply(.failure(.notWritten(error))) } : nil
             store.enqueue(
                 last, note: note,
                 handledOrDropped: { snapshot in
@@ -226,7 +259,7 @@ final class TypedStore<R: ServableReducer>: Sendable {
                 notWritten: notWritten)
         case .settled(let timeout, let reply):
             let notWritten: (@Sendable (any Error) -> Void)? =
-                persistence == nil ? nil : { @Sendable error in reply(.failure(.notWritten(error))) }
+                journaled ? { @Sendable error in reply(.failure(.notWritten(error))) } : nil
             store.enqueueAndSettle(last, timeout: timeout, note: note, notWritten: notWritten) { result in
                 switch result {
                 case .success(let snapshot): reply(.success(.settled(self.encode(snapshot))))

@@ -181,6 +181,14 @@ extension ServerTests {
             let redis = try RedisTestServer.start()
             defer { redis.stop() }
             let node = try Self.node("n1", redis)
+            // A second node of the same name is refused (both would read one inbox).
+            do {
+                let twin = try Self.node("n1", redis)
+                twin.stop()
+                Issue.record("a second node named n1 started")
+            } catch {
+                #expect("\(error)".contains("running already"), "\(error)")
+            }
             node.stop()
             configuration.cluster = ClusterConfiguration(redis: redis.unixURL, node: "n2")
             configuration.stores = [.init(name: "a", reducer: "TodoList")]

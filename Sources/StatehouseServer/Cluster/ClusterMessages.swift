@@ -93,13 +93,15 @@ enum ClusterMessage: Sendable {
 /// What the owner publishes on a store's `changes` channel with each commit: the rows committed, so that every
 /// other node's view of the store follows without reading the stream (it reads it only to fill a gap).
 struct ClusterChanges: Sendable {
+    /// The writer's lease value, `NODE:TOKEN`: other nodes learn the owner from it (and forward to it).
+    var lease: String
     /// The fencing token of the writer.
     var token: Int64
     /// The rows, versions ascending by 1.
     var rows: [ClusterRow]
 
     var encoded: [UInt8] {
-        var header = "{\"t\":\(token),\"rows\":["
+        var header = "{\"l\":\(JSONText.quoted(lease)),\"t\":\(token),\"rows\":["
         for (index, row) in rows.enumerated() {
             header += (index == 0 ? "" : ",") + "[\(row.version),\"\(row.origin.name)\",\(row.action.count)]"
         }
@@ -108,7 +110,8 @@ struct ClusterChanges: Sendable {
         return bytes
     }
 
-    init(token: Int64, rows: [ClusterRow]) {
+    init(lease: String, token: Int64, rows: [ClusterRow]) {
+        self.lease = lease
         self.token = token
         self.rows = rows
     }
@@ -116,7 +119,8 @@ struct ClusterChanges: Sendable {
     init?(_ bytes: [UInt8]) {
         guard let newline = bytes.firstIndex(of: 0x0A),
             let header = try? JSONValue(parsing: Array(bytes[..<newline])).objectValue,
-            let token = header["t"]?.numberValue?.intValue, case .array(let entries)? = header["rows"]
+            let lease = header["l"]?.stringValue, let token = header["t"]?.numberValue?.intValue,
+            case .array(let entries)? = header["rows"]
         else { return nil }
         var at = newline + 1
         var rows: [ClusterRow] = []
@@ -129,6 +133,7 @@ struct ClusterChanges: Sendable {
             rows.append(ClusterRow(version: UInt64(version), origin: origin, action: Array(bytes[at..<at + length])))
             at += length
         }
+        self.lease = lease
         self.token = Int64(token)
         self.rows = rows
     }

@@ -109,11 +109,24 @@ final class ClusterNode: Sendable {
         control.start()
         committer.start()
         messenger.start()
-        if case .failure(let error) = control.callAndWait([[Array("PING".utf8)]]) {
+        // PING, and whether another node of this name reads its inbox already (two nodes of one name would both
+        // take forwarded actions: a configuration mistake, refused here).
+        switch control.callAndWait([
+            [Array("PING".utf8)], [Array("PUBSUB".utf8), Array("NUMSUB".utf8), StoreKeys.inbox(node: configuration.node)],
+        ]) {
+        case .failure(let error):
             stopWorkers()
             throw ConfigurationError(
                 path: "", location: "storage.redis",
                 problem: "cannot reach Redis at \(configuration.redis) (\(error)); start redis-server or fix the URL")
+        case .success(let replies):
+            if let readers = replies[1].array?.last?.integer, readers > 0 {
+                stopWorkers()
+                throw ConfigurationError(
+                    path: "", location: "storage.node",
+                    problem: "a node named \(configuration.node) is running already on \(configuration.redis); give each "
+                        + "node its own name (storage.node or --node)")
+            }
         }
     }
 

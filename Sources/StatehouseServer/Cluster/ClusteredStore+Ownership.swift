@@ -192,7 +192,7 @@ extension ClusteredStore {
             argv += [[], []]
         } else {
             let rows = batch.rows.map { ClusterRow(version: $0.version, origin: $0.origin, action: $0.action) }
-            argv += [keys.changes, ClusterChanges(token: lease.token, rows: rows).encoded]
+            argv += [keys.changes, ClusterChanges(lease: lease.value, token: lease.token, rows: rows).encoded]
         }
         return argv
     }

@@ -10,7 +10,12 @@ extension ClusteredStore {
     func changesPublished(_ changes: ClusterChanges) {
         let gap = machine.withLock { machine -> Bool in
             switch machine.role {
-            case .following, .acquiring: return apply(changes.rows, to: &machine)
+            case .following, .acquiring:
+                let before = machine.view.version
+                let gap = apply(changes.rows, to: &machine)
+                // The writer of rows that advanced the view owns the store (or did a moment ago): forward to it.
+                if machine.view.version > before, !machine.isGone(changes.lease) { machine.owner = changes.lease }
+                return gap
             case .owning, .steppingDown: return false  // the store streams its own commits; a step-down reads the stream
             }
         }

@@ -118,6 +118,13 @@ async function refreshOverview() {
   page.overviewTimer = setTimeout(refreshOverview, OVERVIEW_INTERVAL_MS);
 }
 
+/** A cluster node's view of a store's owner (GET /inspector/overview "cluster", docs/cluster.md). */
+function clusterText(cluster) {
+  if (cluster.owned) return `cluster: owned here (${cluster.node}), lease held ${Math.floor(cluster.leaseHeldMs / 1000)} s`;
+  if (cluster.owner) return `cluster: owner ${cluster.owner.replace(/:[0-9]+$/, '')}`;
+  return 'cluster: owner not seen yet (the node learns it from the next change or action)';
+}
+
 function renderStores(stores, withFigures) {
   page.stores = stores;
   const body = $('stores').tBodies[0];
@@ -134,7 +141,7 @@ function renderStores(stores, withFigures) {
       h('td', { className: 'number' }, figure(store.subscribers?.websocket)),
       h('td', { className: 'number' }, figure(store.subscribers?.sse)),
       h('td', { className: `number${lag > 0 ? ' behind' : ''}` }, figure(lagText)),
-      h('td', {}, durable === undefined ? '' : durable ? 'durable' : 'memory'));
+      h('td', {}, store.cluster ? clusterText(store.cluster) : durable === undefined ? '' : durable ? 'durable' : 'memory'));
     if (page.selected?.name === store.name) row.classList.add('selected');
     row.addEventListener('click', () => select(store.name));
     return row;

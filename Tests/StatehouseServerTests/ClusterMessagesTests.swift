@@ -1,0 +1,64 @@
+@testable import StatehouseServer
+import Testing
+
+/// The messages nodes exchange over Redis pub/sub (docs/cluster.md): each kind round-trips byte for byte, and what is
+/// not one (garbage published into a channel by hand) reads as nil, never as a wrong message.
+@Suite struct ClusterMessagesTests {
+    @Test func forwardsAndAnswersRoundTrip() throws {
+        var forward = ClusterMessage.Forward(from: "n2", ref: 42, store: "c\"1")
+        forward.actions = Array(#"[{"type":"add","payload":{"text":"a\nb"}}]"#.utf8)
+        forward.key = "k 1"
+        forward.fingerprint = .max
+        forward.settleTimeoutMs = 250
+        guard case .forward(let read)? = ClusterMessage(ClusterMessage.forward(forward).encoded) else {
+            Issue.record("not a forward")
+            return
+        }
+        #expect(read.from == "n2" && read.ref == 42 && read.store == "c\"1" && read.actions == forward.actions)
+        #expect(read.key == "k 1" && read.fingerprint == .max && read.settleTimeoutMs == 250 && !read.reset)
+
+        let state = Array("{\"count\":3}\n\u{0}".utf8)
+        let reduced = ClusterMessage.answer(ref: 7, .reduced(StateReply(version: 3, state: state), timedOut: true, replayed: false))
+        guard case .answer(7, .reduced(let reply, true, false))? = ClusterMessage(reduced.encoded) else {
+            Issue.record("not a reduced answer")
+            return
+        }
+        #expect(reply.version == 3 && reply.state == state)
+        let refused = ClusterMessage.answer(ref: 8, .refused(status: 422, code: "idempotency_key_reused", message: "no \"way\""))
+        guard case .answer(8, .refused(422, "idempotency_key_reused", "no \"way\""))? = ClusterMessage(refused.encoded) else {
+            Issue.record("not a refusal")
+            return
+        }
+        guard case .answer(9, .moved)? = ClusterMessage(ClusterMessage.answer(ref: 9, .moved).encoded) else {
+            Issue.record("not moved")
+            return
+        }
+    }
+
+    @Test func changesRoundTripWithTheirActionsBytes() throws {
+        let rows = [
+            ClusterRow(version: 5, origin: .external, action: Array(#"{"increment":{}}"#.utf8)),
+            ClusterRow(version: 6, origin: .effect, action: Array("{\"add\":{\"amount\":1}}\n".utf8)),
+            ClusterRow(version: 7, origin: .reset, action: Array(#"{"count":0}"#.utf8)),
+        ]
+        let read = try #require(ClusterChanges(ClusterChanges(lease: "n1:4", token: 4, rows: rows).encoded))
+        #expect(read.lease == "n1:4" && read.token == 4)
+        #expect(read.rows.map(\.version) == [5, 6, 7] && read.rows.map(\.origin) == [.external, .effect, .reset])
+        #expect(read.rows.map(\.action) == rows.map(\.action))
+    }
+
+    @Test func garbageIsNoMessage() {
+        for text in [
+            "", "hello", "{}\n", "{\"op\":\"forward\"}\n", "{\"op\":\"answer\",\"ref\":-1}\n", "[1,2]\nxx",
+            "{\"op\":\"forward\",\"from\":1,\"ref\":1,\"store\":\"a\"}\n",
+        ] {
+            #expect(ClusterMessage(Array(text.utf8)) == nil, "\(text)")
+        }
+        for text in [
+            "", "{\"l\":\"n1:1\",\"t\":1,\"rows\":[[1,\"external\",99]]}\n{}", "{\"l\":\"n1:1\",\"t\":1,\"rows\":[[1,\"nope\",2]]}\n{}",
+            "{\"t\":1,\"rows\":[]}\n", "{\"l\":\"n1:1\",\"t\":1,\"rows\":[[1,\"external\",-1]]}\n",
+        ] {
+            #expect(ClusterChanges(Array(text.utf8)) == nil, "\(text)")
+        }
+    }
+}

@@ -59,11 +59,25 @@ final class ClusterNode: Sendable {
     private let members = Locked<[String: any ClusterMember]>([:])
     private let forwards = Locked(Forwards())
     private let held = Locked<[String: HeldLease]>([:])
-    private let stopping = Atomic<Bool>(false)
-    /// Whether ``start()`` ran (so ``stop()`` has a lease thread to wait for).
-    private let started = Atomic<Bool>(false)
-    /// Whether the node drains (SIGTERM): it takes no lease any more.
-    let draining = Atomic<Bool>(false)
+    /// Where the node is in its life (``Phase``), read without a lock on every action (`isDraining`).
+    private let phase = Atomic<UInt8>(Phase.created.rawValue)
+
+    /// The node's lifecycle:
+    ///
+    /// ```
+    /// created ──start()──▶ running ──drain()──▶ draining ──stop()──▶ stopped
+    ///    └──────────────────────┴──────────────stop()──────────────────▲
+    /// ```
+    ///
+    /// `draining`: no lease is taken any more (actions are forwarded, or refused with 503 when no owner is known);
+    /// `stopped`: the lease thread, the subscriber and the workers are gone (a node stopped before `start()` had no
+    /// lease thread to wait for).
+    enum Phase: UInt8 {
+        case created, running, draining, stopped
+    }
+
+    /// Whether the node drains or stopped: it takes no lease any more.
+    var isDraining: Bool { phase.load(ordering: .acquiring) >= Phase.draining.rawValue }
     private let leaseThreadDone = DispatchSemaphore(value: 0)
     private let wake = DispatchSemaphore(value: 0)
     /// Whether the subscriber is connected (so the down line is logged once per outage).
@@ -137,11 +151,13 @@ final class ClusterNode: Sendable {
 
     /// Subscribes (inbox and every store's changes) and starts the lease thread.
     func start() {
+        guard phase.compareExchange(
+            expected: Phase.created.rawValue, desired: Phase.running.rawValue, ordering: .acquiringAndReleasing
+        ).exchanged else { return }
         let channels = [StoreKeys.inbox(node: name)] + members.withLock { $0.values.map(\.keys.changes) }
         let subscriber = RedisSubscriber(endpoint, name: "redis-sub") { [weak self] event in self?.received(event) }
         self.subscriber.withLock { $0 = subscriber }
         subscriber.start(channels: channels)
-        started.store(true, ordering: .releasing)
         let thread = Thread { [self] in runLeases() }
         thread.name = "redis-lease"
         thread.start()
@@ -150,7 +166,9 @@ final class ClusterNode: Sendable {
 
     /// Releases every lease this node holds (each store stops owning first), waiting at most `2 × leaseMs`.
     func drain() {
-        draining.store(true, ordering: .releasing)
+        guard phase.compareExchange(
+            expected: Phase.running.rawValue, desired: Phase.draining.rawValue, ordering: .acquiringAndReleasing
+        ).exchanged else { return }
         let group = DispatchGroup()
         for member in members.withLock({ Array($0.values) }) {
             group.enter()
@@ -163,8 +181,9 @@ final class ClusterNode: Sendable {
 
     /// Stops the lease thread, the subscriber and the workers.
     func stop() {
-        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        if started.load(ordering: .acquiring) {
+        let before = phase.exchange(Phase.stopped.rawValue, ordering: .acquiringAndReleasing)
+        guard before != Phase.stopped.rawValue else { return }
+        if before != Phase.created.rawValue {  // running or draining: the lease thread runs
             wake.signal()
             leaseThreadDone.wait()
         }
@@ -202,9 +221,9 @@ final class ClusterNode: Sendable {
     /// Every `leaseMs / 4`: renews the leases held (one pipeline), and times out forwards.
     private func runLeases() {
         let period = max(25, configuration.leaseMs / 4)
-        while !stopping.load(ordering: .acquiring) {
+        while phase.load(ordering: .acquiring) != Phase.stopped.rawValue {
             _ = wake.wait(timeout: .now() + .milliseconds(period))
-            if stopping.load(ordering: .acquiring) { break }
+            if phase.load(ordering: .acquiring) == Phase.stopped.rawValue { break }
             renewLeases()
             timeOutForwards()
         }

@@ -28,7 +28,7 @@ extension ClusteredStore {
             case .following:
                 if onlyHere { return .moved }
                 if let owner = machine.owner, !machine.isGone(owner) { return .forward(owner) }
-                guard !node.draining.load(ordering: .acquiring) else { return .moved }
+                guard !node.isDraining else { return .moved }
                 machine.role = .acquiring
                 machine.waiting.append(waiting)
                 return .acquire

@@ -43,6 +43,10 @@ extension ClusteredStore {
                     return
                 }
                 let lease = ClusterLease(value: "\(node.name):\(token)", token: token)
+                if node.isDraining {  // taken while the node began to drain: give it back at once
+                    release(lease)
+                    return settle(.following, failing: .storeUnavailable)
+                }
                 if gap || machine.withLock({ $0.view.version }) != UInt64(version) {
                     // The stream was trimmed past this node's view: read the snapshot, then take over next time.
                     release(lease)

@@ -37,10 +37,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "Tests" / "Support"))
 sys.path.insert(0, str(ROOT / "Tests" / "Soak"))
+sys.path.insert(0, str(ROOT / "Tests" / "Cluster"))
 
 from cdp import Browser, BrowserError  # noqa: E402
 from chaos_control import ProxyProcess  # noqa: E402
 from soak_support import Server  # noqa: E402
+from redis_support import RedisServer  # noqa: E402
 
 CLIENT_JS = ROOT / "clients" / "js" / "statehouse.js"
 EXAMPLE = ROOT / "examples" / "todo"
@@ -49,7 +51,8 @@ INSPECTOR_SCREENSHOT = ROOT / "docs" / "images" / "inspector.png"
 
 TEST_LIMITS_S = {"live_sync": 30, "restart_resumes_with_a_patch": 45, "cut_during_send": 30,
                  "cors_refused_origin": 30, "sse_fallback": 30, "chaos": 100, "todo_example": 30,
-                 "inspector": 40, "inspector_with_auth": 30}
+                 "inspector": 40, "inspector_with_auth": 30,
+                 "inspector_cluster": 40}
 
 
 class Failure(Exception):
@@ -199,6 +202,7 @@ class Context:
         self.refused = Origin(options.module_source)
         self.servers = []
         self.proxy = None
+        self.redis = None
 
     def server(self, cors=True, **settings):
         server = Server(self.options.binary, config([self.allowed.url] if cors else None, **settings)).start()
@@ -222,7 +226,16 @@ class Context:
         expect("connect" in exports, f"the module exports connect (it exports {exports})")
         return page
 
+    def start_redis(self):
+        """A redis-server of the test's own on a free loopback port (files in a temporary directory)."""
+        self.redis = RedisServer(tempfile.mkdtemp(prefix="statehouse-browser-redis-"))
+        self.redis.start()
+        return self.redis
+
     def close(self):
+        if self.redis is not None:
+            self.redis.kill()
+            shutil.rmtree(self.redis.directory, ignore_errors=True)
         if self.proxy is not None:
             self.proxy.stop()
         for server in self.servers:
@@ -651,8 +664,37 @@ async def inspector_with_auth(context):
     await check_pages(page)
 
 
+def inspector_storage_of(store):
+    return f"document.querySelector('#stores tr[data-store={json.dumps(store)}] td:last-child')?.textContent"
+
+
+async def inspector_cluster(context):
+    """/inspector on two cluster nodes sharing a Redis of the test's own (docs/cluster.md): the node that took the
+    counter's lease says it owns it, the other names the owner (learned from the change it published); an action sent
+    from the other node's form is forwarded to the owner, acked with its version, and both lists show it."""
+    redis = context.start_redis()
+    storage = {"redis": f"redis://127.0.0.1:{redis.port}", "leaseMs": 2000}
+    first = context.server(cors=False, storage={**storage, "node": "n1"})
+    second = context.server(cors=False, storage={**storage, "node": "n2"})
+    post_action(first.port, "counter", {"type": "increment"})  # n1 takes the counter's lease
+    owner_page = await context.browser.new_page(base_of(first.port) + "/inspector")
+    page = await context.browser.new_page(base_of(second.port) + "/inspector")
+    text = await page.wait_for(f"{inspector_version_of('counter')} === '1' && "
+                               f"{inspector_storage_of('counter')}", 10, "the counter at version 1 on n2")
+    expect(text == "cluster: owner n1", f"n2 names the owner: {text!r}")
+    text = await owner_page.wait_for(f"{inspector_storage_of('counter')}?.startsWith('cluster: owned here') && "
+                                     f"{inspector_storage_of('counter')}", 10, "n1 owning the counter")
+    expect(text.startswith("cluster: owned here (n1), lease held "), f"n1 says it owns the counter: {text!r}")
+    await inspector_select(page, "counter")
+    await inspector_send(page, {"type": "add", "payload": {"amount": 5}}, 2)
+    for each in (page, owner_page):
+        await each.wait_for(f"{inspector_version_of('counter')} === '2'", 10, "version 2 in both lists")
+    expect(read_store(first.port, "counter")["state"] == {"count": 6}, "the owner applied the forwarded action")
+    await check_pages(page, owner_page)
+
+
 TESTS = [live_sync, restart_resumes_with_a_patch, cut_during_send, cors_refused_origin, sse_fallback, chaos,
-         todo_example, inspector, inspector_with_auth]
+         todo_example, inspector, inspector_with_auth, inspector_cluster]
 
 
 async def run(options):

@@ -938,7 +938,10 @@ def self_test_single_node(checks, binary, seed):
             for session in subscriber.sessions[1:]:
                 resumes += 1
                 first = session["messages"][0] if session["messages"] else None
-                if first is None or (first[0] == "patch" and first[2] == session["since"]):
+                # A patch from its version; or nothing (it was up to date), then the next change as usual: a state
+                # message without "resumed", for the version right after.
+                if first is None or (first[0] == "patch" and first[2] == session["since"]) or (
+                        first[0] == "state" and first[4] is None and first[1] == session["since"] + 1):
                     resumed_right += 1
                 else:
                     problems.append(f"{subscriber.store}/{subscriber.index}: resumed from {session['since']} with "

@@ -10,7 +10,12 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Soak"))
+from soak_support import ChildProcess  # noqa: E402
 
 
 class RedisError(Exception):
@@ -91,7 +96,7 @@ def free_port():
         return sock.getsockname()[1]
 
 
-class RedisServer:
+class RedisServer(ChildProcess):
     """`redis-server` on 127.0.0.1:`port` with every write in its append-only file before the reply
     (`--appendonly yes --appendfsync always`), no RDB snapshots, its files in `directory`. Start it again on the same
     port and directory after a kill: it loads the AOF."""
@@ -145,24 +150,6 @@ class RedisServer:
 
     def is_running(self):
         return self.process is not None and self.process.poll() is None
-
-    def kill(self):
-        """SIGKILL, then the exit status (-9)."""
-        if self.process is None or self.process.poll() is not None:
-            return self.process.returncode if self.process else None
-        self.process.kill()
-        return self.process.wait()
-
-    def stop(self, timeout_s=10):
-        """SIGTERM (redis exits cleanly), then the exit status; SIGKILL past the timeout."""
-        if self.process is None or self.process.poll() is not None:
-            return self.process.returncode if self.process else None
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            return self.process.wait()
 
     def log_text(self):
         try:

@@ -57,7 +57,32 @@ def run_parts(checks, runs, names, title, detail=None):
     return 1 if checks.failed else 0
 
 
-class Server:
+class ChildProcess:
+    """A child process in `self.process` (a subprocess.Popen, or None before it starts): how tests end it."""
+
+    process = None
+
+    def kill(self):
+        """SIGKILL (no chance to flush or close anything), then the exit status (-9)."""
+        if self.process is None or self.process.poll() is not None:
+            return self.process.returncode if self.process else None
+        self.process.kill()
+        return self.process.wait()
+
+    def stop(self, timeout_s=15):
+        """SIGTERM, then the exit status (SIGKILL and None past the timeout)."""
+        if self.process is None or self.process.poll() is not None:
+            return self.process.returncode if self.process else None
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            return None
+
+
+class Server(ChildProcess):
     """`statehouse serve` on 127.0.0.1, port 0, with a configuration written to a temporary file (or, when `config` is
     a str, the configuration file at that path, which several servers may share); `args` are added to the command
     line (e.g. `["--node", "n1"]`)."""
@@ -131,24 +156,6 @@ class Server:
         except OSError:
             return ""
 
-    def kill(self):
-        """SIGKILL (no chance to flush or close anything), then the exit status (-9)."""
-        if self.process is None or self.process.poll() is not None:
-            return self.process.returncode if self.process else None
-        self.process.kill()
-        return self.process.wait()
-
-    def stop(self, timeout_s=15):
-        """SIGTERM, then the exit status (SIGKILL and None past the timeout)."""
-        if self.process is None or self.process.poll() is not None:
-            return self.process.returncode if self.process else None
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            return None
 
 
 def connect(port, timeout=5.0):

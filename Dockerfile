@@ -22,7 +22,7 @@ RUN printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: trixie\nComp
         > /etc/apt/sources.list.d/trixie.sources \
  && printf 'Package: *\nPin: release n=trixie\nPin-Priority: 100\n' > /etc/apt/preferences.d/trixie-pin \
  && apt-get update \
- && apt-get install -y --no-install-recommends libuv1 libllhttp9.2 libssl3 libsqlite3-0 libstdc++6 \
+ && apt-get install -y --no-install-recommends libuv1 libllhttp9.2 libssl3 libsqlite3-0 libhiredis0.14 libstdc++6 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/.build/release/statehouse /usr/local/bin/statehouse
 COPY Config/statehouse.json /etc/statehouse/statehouse.json

@@ -19,7 +19,7 @@ extension ClusteredStore {
         let next: ClusterNext = machine.withLock { machine in
             switch machine.role {
             case .owning(let typed, _):
-                if let note, let stored = machine.restoredKeys[note.key] { return .replay(stored) }
+                if let note, let stored = machine.restoredKeys[note.key], stored.expiresMs > StorageClock.nowMs { return .replay(stored) }
                 typed.submit(leading, last, note: note, waiter)
                 return .done
             case .acquiring, .steppingDown:

@@ -17,6 +17,14 @@ extension APIError {
             message: "The state at version \(version) could not be rebuilt (\(error)); see docs/durability.md.")
     }
 
+    /// 404: `/log` on a cluster node: the journal is the store's Redis stream.
+    static func logInRedis(_ name: String) -> APIError {
+        APIError(
+            status: 404, .notDurable,
+            message: "Store \(JSONText.quoted(name)) is a cluster store: its journal is the Redis stream {s:\(name)}:log; "
+                + "read it with XRANGE (docs/cluster.md).")
+    }
+
     static func notDurable(_ name: String) -> APIError {
         APIError(
             status: 404, .notDurable,

@@ -11,11 +11,13 @@ extension APIError {
                 message: "The store's database is full (storage.maxBytes or the disk), so the action was not applied; "
                     + "free space or raise the limit, then retry.")
         }
-        if error is ClusterCommitError {
+        if let error = error as? ClusterCommitError {
+            let outcome = error.maybeApplied
+                ? "Redis's answer was lost, so it may have been applied" : "Redis refused it, so it was not applied"
             return APIError(
                 status: 503, .storageFailed,
-                message: "The action could not be committed to the cluster's Redis and was not applied (\(error)); retry "
-                    + "with the same Idempotency-Key after Retry-After.",
+                message: "The action's commit to the cluster's Redis failed (\(error.message)): \(outcome); retry with the "
+                    + "same Idempotency-Key after Retry-After, which applies it once.",
                 fields: [HTTPField(name: "Retry-After", value: "1")])
         }
         return APIError(

@@ -89,7 +89,7 @@ public final class Server: @unchecked Sendable {
         let executors: [any StoreExecutor] = configuration.storeExecutor == .loop ? loops : []
         let built: [HostedStore]
         if let clustered = configuration.cluster {
-            let node = try ClusterNode(clustered, loop: loops[0], logger: logger)
+            let node = try ClusterNode(clustered, path: configurationPath, loop: loops[0], logger: logger)
             do {
                 built = try catalog.makeClusteredStores(
                     for: configuration, path: configurationPath, executors: executors, node: node, logger: logger)

@@ -19,7 +19,9 @@ started again about 1 s later on the same port and directory (AOF recovery). The
 node, every subscriber and Redis agree on each store's version (polled, with a deadline), per store:
   - the log `{s:NAME}:log` holds versions 1...N in order, no gap, no repeat, every key at most once, fencing tokens
     `t` never decreasing (and never above `{s:NAME}:fence`); N is the meta hash's `version`;
-  - every acked key is in the log once, at the version its ack gave; every key in the log was sent;
+  - every acked key is in the log once, at the version its ack gave; every key in the log was sent; a tenth of the
+    acked keys were sent once more to another node (as by a client that lost the answer) and every one answered
+    200 gave the first version (not applied again: the log check above sees each key once);
   - GET /stores/NAME on every node gives version N and the count the log's increments make;
   - every subscriber ends at version N with that count; its versions only grew and each count it saw is the log's;
   - the stores the killed node owned were taken over (a higher fencing token appears in their logs);
@@ -114,7 +116,8 @@ def make_node(binary, config, name, with_node_argument=True):
 
 class Action:
     """One increment and what became of it (times are time.monotonic())."""
-    __slots__ = ("store", "key", "first_sent", "acked_at", "version", "gave_up_at", "attempts", "replayed", "node")
+    __slots__ = ("store", "key", "first_sent", "acked_at", "version", "gave_up_at", "attempts", "replayed", "node",
+                 "resent")
 
     def __init__(self, store, key):
         self.store = store
@@ -126,6 +129,7 @@ class Action:
         self.attempts = 0
         self.replayed = False
         self.node = None
+        self.resent = None  # (node, status, version) of one more send of the acked key to another node, when made
 
 
 class Load:
@@ -134,8 +138,10 @@ class Load:
     while the roaming clients all wait on other stores); each action retried with its key until acked (see the module
     docstring)."""
 
-    def __init__(self, cluster, stores, clients, seed, pause_s=0.0):
+    def __init__(self, cluster, stores, clients, seed, pause_s=0.0, resend=0.1):
         self.cluster = cluster
+        self.resend = resend   # the share of acked actions sent once more, same key, to another node (as a client
+                               # that lost the answer would): each must be answered with the first version, not applied
         self.stores = stores
         self.clients = clients
         self.seed = seed
@@ -184,6 +190,8 @@ class Load:
                 self.actions.append(action)
                 try:
                     self._post_until_acked(action, rng, connections)
+                    if action.acked_at is not None and rng.random() < self.resend:
+                        self._resend(action, rng, connections)
                 except Exception as error:  # a bug here or an answer that is not JSON: recorded, never silent
                     with self.lock:
                         self.unexpected.append((action.store, action.key, None, type(error).__name__, str(error)))
@@ -247,6 +255,27 @@ class Load:
                 self.unexpected.append((action.store, action.key, node.name, response.status, response.body[:200]))
             action.gave_up_at = time.monotonic()
             return
+
+    def _resend(self, action, rng, connections):
+        """Sends the acked action once more with its key, to another node; records the answer (no retry)."""
+        node = self.cluster.pick(rng, avoid=action.node)
+        try:
+            port, client = connections.get(node.name, (None, None))
+            if client is None or port != node.port:
+                if client is not None:
+                    client.close()
+                client = HTTPClient(node.port, timeout=HTTP_TIMEOUT_S)
+                connections[node.name] = (node.port, client)
+            response = client.request("POST", f"/stores/{action.store}/actions", INCREMENT,
+                                      headers=[("Idempotency-Key", action.key)])
+        except Exception:
+            self._drop(connections, node.name)
+            action.resent = (node.name, None, None)
+            return
+        if (response.field("Connection") or "").lower() == "close":
+            self._drop(connections, node.name)
+        version = response.json().get("version") if response.status == 200 else None
+        action.resent = (node.name, response.status, version)
 
     @staticmethod
     def _drop(connections, name):
@@ -693,6 +722,13 @@ def judge(checks, args, redis, load, subscribers, view, windows, victim_name, vi
         problems["takeover"]["-"] = [f"{victim_name} owned no store when it was killed: nothing to take over"]
     report("takeover", f"the {len(victim_stores)} stores {victim_name} owned were taken over (a higher fencing token "
                        "in their logs)")
+    resent = [action for action in load.actions if action.resent is not None]
+    answered = [action for action in resent if action.resent[1] == 200]
+    wrong = [(action.store, action.key, action.version, action.resent) for action in answered
+             if action.resent[2] != action.version]
+    checks.check(answered and not wrong,
+                 f"every acked key sent again to another node ({len(resent)}, {len(answered)} answered 200; the rest "
+                 f"503 or no connection) got its first version back ({len(wrong)} wrong, e.g. {wrong[:3]})")
     given_up = [action for action in load.actions if action.gave_up_at is not None]
     checks.check(not given_up, f"every action sent was acked ({len(given_up)} given up, e.g. "
                                f"{[(a.store, a.key, a.attempts) for a in given_up[:3]]})")

@@ -159,6 +159,37 @@ extension ServerTests {
             #expect(try Self.log(redis, "a").map(\.version) == Array(1...6))
         }
 
+        @Test func aKeyRedisHoldsIsAnsweredNotAppliedAgainEvenWhenTheOwnerDidNotKnowIt() async throws {
+            let redis = try RedisTestServer.start()
+            defer { redis.stop() }
+            let node = try Self.node("n1", redis)
+            defer { node.stop() }
+            #expect(try Self.post(node.port, "a", key: "first").status == 200)
+            // An earlier owner's commit of key "ghost" at version 1, which this node never read (as when it read the
+            // keys just before that commit).
+            let connection = try RedisConnection(try RedisEndpoint(url: redis.unixURL))
+            defer { connection.close() }
+            let expires = String(Int64(Date().timeIntervalSince1970 * 1_000) + 600_000)
+            // The same action as "first", so the same fingerprint (the part before the first colon).
+            let fingerprint = try #require(try connection.command("HGET", "{s:a}:keys", "first").string?.split(separator: ":").first)
+            _ = try connection.command("HSET", "{s:a}:keys", "ghost", "\(fingerprint):1:\(expires):{\"count\":1}")
+            _ = try connection.command("ZADD", "{s:a}:keyexp", expires, "ghost")
+            // The commit function refuses the batch (nothing written), so the action is not applied ...
+            let refused = try Self.post(node.port, "a", key: "ghost")
+            #expect(refused.status == 503, "\(refused)")
+            #expect(refused.bodyText.contains("was not applied"), "\(refused)")
+            // ... and the node reads the keys again: the retry gets the stored outcome.
+            let deadline = ContinuousClock.now + .seconds(10)
+            var retry = try Self.post(node.port, "a", key: "ghost")
+            while retry.status != 200, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))  // a client's retry pace
+                retry = try Self.post(node.port, "a", key: "ghost")
+            }
+            #expect(try retry.json()["version"] as? Int == 1)
+            #expect(try Self.get(node.port, "/stores/a").json()["version"] as? Int == 1)
+            #expect(try Self.log(redis, "a").map(\.key) == ["first"])
+        }
+
         @Test func aClusterServesItsConfiguredStoresOnly() async throws {
             let redis = try RedisTestServer.start()
             defer { redis.stop() }
@@ -208,6 +239,7 @@ extension ServerTests {
             #expect(configuration.cluster?.leaseMs == 1000)
             #expect(configuration.storage == nil)
             for (bad, problem) in [
+                (#"{"storage":{"redis":"redis://127.0.0.1:6390/2"}}"#, "database 0"),
                 (#"{"storage":{"redis":"http://x"},"stores":[]}"#, "not a Redis URL"),
                 (#"{"storage":{"redis":"redis://h","path":"x.sqlite"}}"#, "keep one"),
                 (#"{"storage":{"redis":"redis://h","node":"a b"}}"#, "node name"),

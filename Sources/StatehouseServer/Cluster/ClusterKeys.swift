@@ -104,8 +104,11 @@ end
 
 -- KEYS: lease, meta, log, snapshot, keys, key expiries.
 -- ARGV: NODE:TOKEN, token, expected version, now ms, retain, row count R, then R x (origin, action, key or ''),
---   then snapshot ('' for none), then key count K, then K x (key, value, expires ms), then channel, message.
--- Refused with FENCED when the lease is not NODE:TOKEN, VERSION when the store is not at the expected version.
+--   then snapshot ('' for none), then key count K, then K x (key, value, expires ms), then channel, message,
+--   then the most keys kept.
+-- Refused, writing nothing, with FENCED when the lease is not NODE:TOKEN, VERSION when the store is not at the
+-- expected version, DUPLICATE when a key of the batch is stored already and unexpired (its action was applied:
+-- the node answers it from Redis instead).
 local function commit(keys, args)
   if redis.call('GET', keys[1]) ~= args[1] then
     return redis.error_reply('FENCED the lease of this store is not ' .. args[1])
@@ -116,6 +119,14 @@ local function commit(keys, args)
   end
   local token, now, retain = args[2], args[4], tonumber(args[5])
   local rows = tonumber(args[6])
+  local keysAt = 7 + rows * 3 + 1
+  for index = 1, tonumber(args[keysAt]) do
+    local key = args[keysAt + 1 + (index - 1) * 3]
+    local expires = redis.call('ZSCORE', keys[6], key)
+    if expires and tonumber(expires) > tonumber(now) then
+      return redis.error_reply('DUPLICATE ' .. key)
+    end
+  end
   local at = 7
   for _ = 1, rows do
     version = version + 1
@@ -147,6 +158,13 @@ local function commit(keys, args)
   if #expired > 0 then
     redis.call('HDEL', keys[5], unpack(expired))
     redis.call('ZREM', keys[6], unpack(expired))
+  end
+  -- At most the newest `most` keys (the soonest to expire go first), as a node's memory keeps them.
+  local over = redis.call('ZCARD', keys[6]) - tonumber(args[at + 2])
+  if over > 0 then
+    local oldest = redis.call('ZRANGE', keys[6], 0, over - 1)
+    redis.call('HDEL', keys[5], unpack(oldest))
+    redis.call('ZREM', keys[6], unpack(oldest))
   end
   if args[at] ~= '' then
     redis.call('PUBLISH', args[at], args[at + 1])

@@ -31,7 +31,7 @@ struct ClusterOwnership: Sendable {
     var owned: Bool
     /// How long this node has held it (ms), when it does.
     var heldMs: Int64?
-    /// The lease value (`NODE:TOKEN`) last seen, when another node holds it.
+    /// The lease value (`NODE:TOKEN`) of the owner: this node's own when it owns the store, else the last one seen.
     var owner: String?
     /// The newest version this node knows committed.
     var version: UInt64
@@ -106,16 +106,16 @@ final class ClusterNode: Sendable {
         var pending: [UInt64: (deadlineNs: UInt64, done: @Sendable (ForwardOutcome) -> Void)] = [:]
     }
 
-    /// Connects to Redis (and loads the function library).
-    /// - Throws: ``ConfigurationError`` when the URL is not one, or Redis cannot be reached.
-    init(_ configuration: ClusterConfiguration, loop: EventLoop, logger: Logger) throws(ConfigurationError) {
+    /// Connects to Redis (and loads the function library). `path` names the configuration file in errors.
+    /// - Throws: ``ConfigurationError`` when the URL is not one or names a database other than 0, Redis cannot be
+    ///   reached, or a node of this name runs already.
+    init(_ configuration: ClusterConfiguration, path: String, loop: EventLoop, logger: Logger) throws(ConfigurationError) {
         self.configuration = configuration
         self.loop = loop
         self.logger = logger
-        do {
-            endpoint = try RedisEndpoint(url: configuration.redis)
-        } catch {
-            throw ConfigurationError(path: "", location: "storage.redis", problem: "\(error)")
+        switch ClusterConfiguration.endpoint(configuration.redis) {
+        case .success(let endpoint): self.endpoint = endpoint
+        case .failure(let problem): throw ConfigurationError(path: path, location: "storage.redis", problem: "\(problem)")
         }
         control = RedisWorker(endpoint, name: "redis-control", prelude: [ClusterFunctions.load])
         committer = RedisWorker(endpoint, name: "redis-commit", prelude: [ClusterFunctions.load])
@@ -131,13 +131,13 @@ final class ClusterNode: Sendable {
         case .failure(let error):
             stopWorkers()
             throw ConfigurationError(
-                path: "", location: "storage.redis",
+                path: path, location: "storage.redis",
                 problem: "cannot reach Redis at \(configuration.redis) (\(error)); start redis-server or fix the URL")
         case .success(let replies):
             if let readers = replies[1].array?.last?.integer, readers > 0 {
                 stopWorkers()
                 throw ConfigurationError(
-                    path: "", location: "storage.node",
+                    path: path, location: "storage.node",
                     problem: "a node named \(configuration.node) is running already on \(configuration.redis); give each "
                         + "node its own name (storage.node or --node)")
             }
@@ -247,8 +247,10 @@ final class ClusterNode: Sendable {
                 for (name, reply) in zip(names, replies) {
                     if reply.integer == 1 {
                         held.withLock { $0[name]?.renewedNs = sent }
+                    } else if case .error(let message) = reply {
+                        lose(name, why: "its lease could not be renewed (\(message))")
                     } else {
-                        lose(name, why: "its lease is held by another node now (\(reply))")
+                        lose(name, why: "its lease expired or another node took it")
                     }
                 }
             case .failure(let error):
@@ -269,10 +271,12 @@ final class ClusterNode: Sendable {
 
     // MARK: Forwarding
 
-    /// Sends `forward` to `owner`'s inbox; `done` gets the answer, or why there is none.
+    /// Sends `forward` to `owner`'s inbox; `done` gets the answer, or why there is none (`timedOut` after
+    /// `forwardTimeoutMs`, plus the settle timeout of a `wait=settled` action: the owner answers that one later).
     func forward(_ forward: ClusterMessage.Forward, to owner: String, done: @escaping @Sendable (ForwardOutcome) -> Void) {
         var forward = forward
-        let deadline = MonotonicClock.nowNs() + UInt64(configuration.forwardTimeoutMs) * 1_000_000
+        let waitMs = configuration.forwardTimeoutMs + (forward.settleTimeoutMs ?? 0)
+        let deadline = MonotonicClock.nowNs() + UInt64(waitMs) * 1_000_000
         forward.ref = forwards.withLock { forwards in
             let ref = forwards.next
             forwards.next += 1

@@ -79,7 +79,17 @@ extension ClusteredStore {
             case .failed(let error):
                 Self.fail(waiter, .clusterUnreachable(error))
             case .timedOut:
-                Self.fail(waiter, .ownerDidNotAnswer)
+                // The owner reads its inbox but does not answer (paused, overloaded): ask Redis who owns the store
+                // next time (its lease runs out if it is stuck). A keyed action is safe to send again: its key
+                // answers it if the owner applied it; without a key it may have been applied, so it is not resent.
+                machine.withLock { machine in
+                    if machine.owner == owner { machine.owner = nil }
+                }
+                if note != nil {
+                    retry(again, waiter: waiter, deadlineNs: deadlineNs, afterMs: 20)
+                } else {
+                    Self.fail(waiter, .ownerDidNotAnswer)
+                }
             }
         }
     }
@@ -158,7 +168,11 @@ extension ClusteredStore {
                     }
                     retry(again, waiter: waiter, deadlineNs: deadlineNs, afterMs: 20)
                 case .failed(let error): reply(.failure(.clusterUnreachable(error)))
-                case .timedOut: reply(.failure(.ownerDidNotAnswer))
+                case .timedOut:
+                    machine.withLock { machine in
+                        if machine.owner == owner { machine.owner = nil }
+                    }
+                    reply(.failure(.ownerDidNotAnswer))
                 }
             }
         }

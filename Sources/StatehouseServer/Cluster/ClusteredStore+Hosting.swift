@@ -101,12 +101,15 @@ extension ClusteredStore {
     /// Binds actions to this store: run here when this node owns it, else forwarded (``run(_:_:waiter:note:deadlineNs:)``).
     func bind(_ leading: ArraySlice<R.Action>, _ last: R.Action) -> PreparedAction {
         PreparedAction { [self] waiter, note in
-            run(leading, last, waiter: waiter, note: note, deadlineNs: deadline())
+            var settleMs = 0
+            if case .settled(let timeout, _) = waiter { settleMs = Int(timeout / .milliseconds(1)) }
+            run(leading, last, waiter: waiter, note: note, deadlineNs: deadline(settleMs: settleMs))
         }
     }
 
-    /// How long an action may wait for an owner: a lease's life and a forward's answer.
-    func deadline() -> UInt64 {
-        MonotonicClock.nowNs() + UInt64(node.configuration.leaseMs + node.configuration.forwardTimeoutMs) * 1_000_000
+    /// How long an action may wait for an owner: a lease's life and a forward's answer (with its settle timeout).
+    func deadline(settleMs: Int = 0) -> UInt64 {
+        let ms = node.configuration.leaseMs + node.configuration.forwardTimeoutMs + settleMs
+        return MonotonicClock.nowNs() + UInt64(ms) * 1_000_000
     }
 }

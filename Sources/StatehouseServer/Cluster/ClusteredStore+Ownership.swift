@@ -47,7 +47,15 @@ extension ClusteredStore {
                     release(lease)
                     return settle(.following, failing: .storeUnavailable)
                 }
-                if gap || machine.withLock({ $0.view.version }) != UInt64(version) {
+                let viewVersion = machine.withLock { $0.view.version }
+                if UInt64(version) < viewVersion, !machine.withLock({ $0.warnedLoss }) {
+                    machine.withLock { $0.warnedLoss = true }
+                    logger.error(
+                        "cluster node \(node.name): Redis holds store \(name) at version \(version), behind the \(viewVersion) "
+                            + "this node saw committed: Redis lost data (FLUSHALL, a restart without AOF, or appendfsync "
+                            + "everysec). Actions are refused; stop every node, then start them again (docs/cluster.md)")
+                }
+                if gap || viewVersion != UInt64(version) {
                     // The stream was trimmed past this node's view: read the snapshot, then take over next time.
                     release(lease)
                     resync()
@@ -146,20 +154,42 @@ extension ClusteredStore {
     /// senders get 503 and retry with their keys) and this node steps down.
     private func journal(_ lease: ClusterLease) -> StoreJournal<R.Action, R.State> {
         StoreJournal(gatesOutput: true) { [weak self] record, done in
-            guard let self else { return done(ClusterCommitError(message: "the store is gone")) }
+            guard let self else { return done(ClusterCommitError(message: "the store is gone", maybeApplied: false)) }
             node.committer.submit({ [self] in [commitCommand(record, lease)] }) { [weak self] result in
                 switch result {
                 case .success(let replies) where replies[0].integer != nil:
                     done(nil)
                 case .success(let replies):
+                    // Refused by the function: nothing was written.
                     let message = replies[0].string ?? "\(replies[0])"
-                    done(ClusterCommitError(message: message))
-                    self?.stepDown(releasing: false, why: "a commit was refused (\(message))", done: nil)
+                    done(ClusterCommitError(message: message, maybeApplied: false))
+                    if message.hasPrefix("DUPLICATE ") {
+                        self?.reloadKeys()  // the retry is then answered from Redis, not applied again
+                    } else {
+                        self?.stepDown(releasing: false, why: "a commit was refused (\(message))", done: nil)
+                    }
                 case .failure(let error):
-                    done(ClusterCommitError(message: "\(error)"))
+                    // The answer was lost: the commit may have been applied (the stream tells, when this node or
+                    // another takes the store next).
+                    done(ClusterCommitError(message: "\(error)", maybeApplied: true))
                     self?.stepDown(releasing: false, why: "a commit failed (\(error))", done: nil)
                 }
             }
+        }
+    }
+
+    /// Reads the store's idempotency keys again (a commit was refused as `DUPLICATE`: a key this node did not know was
+    /// applied, e.g. by an earlier owner after this node read the keys): a retry of it is answered with its outcome.
+    private func reloadKeys() {
+        node.control.submit([Array("HGETALL".utf8), keys.keys]) { [self] result in
+            guard case .success(let reply) = result else { return }
+            let nowMs = StorageClock.nowMs
+            let live = Self.storedKeys(reply).filter { $0.expiresMs > nowMs }
+            let hosted = machine.withLock { machine in
+                for key in live { machine.restoredKeys[key.key] = key }
+                return machine.hosted
+            }
+            hosted?.idempotency.restoreMissing(live, nowMs: nowMs)
         }
     }
 
@@ -198,6 +228,7 @@ extension ClusteredStore {
             let rows = batch.rows.map { ClusterRow(version: $0.version, origin: $0.origin, action: $0.action) }
             argv += [keys.changes, ClusterChanges(lease: lease.value, token: lease.token, rows: rows).encoded]
         }
+        argv.append(Array(String(StoreWriter.keysPerStore).utf8))
         return argv
     }
 
@@ -220,8 +251,11 @@ extension ClusteredStore {
     }
 }
 
-/// Redis refused or could not run a commit: the batch is undone and its senders get 503 `storage_failed`.
+/// Redis refused or could not run a commit: the batch is undone here and its senders get 503 `storage_failed`.
 struct ClusterCommitError: Error, CustomStringConvertible {
     let message: String
+    /// Whether Redis may have applied it (its answer was lost): the senders are told to retry with their keys, which
+    /// are then answered, not applied again. False when the function refused it (nothing written).
+    let maybeApplied: Bool
     var description: String { "the cluster commit failed: \(message)" }
 }

@@ -79,6 +79,8 @@ final class ClusteredStore<R: ServableReducer>: ClusterMember {
         weak var hosted: HostedStore?
         /// A row the reducer could not read stopped the view at its version (logged once).
         var stuck = false
+        /// Redis was found behind the view (it lost data): logged once.
+        var warnedLoss = false
     }
 
     /// An action waiting for the role to settle: run again, or fail.
@@ -110,9 +112,9 @@ final class ClusteredStore<R: ServableReducer>: ClusterMember {
         let taken = node.leaseTaken(name)
         return machine.withLock { machine in
             switch machine.role {
-            case .owning(let typed, _):
+            case .owning(let typed, let lease):
                 let held = taken.map { Int64((MonotonicClock.nowNs() - $0) / 1_000_000) }
-                return ClusterOwnership(owned: true, heldMs: held, owner: nil, version: typed.fanout.newest.version)
+                return ClusterOwnership(owned: true, heldMs: held, owner: lease.value, version: typed.fanout.newest.version)
             default:
                 return ClusterOwnership(owned: false, heldMs: nil, owner: machine.owner, version: machine.view.version)
             }

@@ -123,6 +123,12 @@ final class RedisWorker: @unchecked Sendable {
             for job in jobs { job.done(.failure(error)) }
             return
         }
+        // The function library is gone (FUNCTION FLUSH, or a Redis that lost its data): load it again on the next
+        // round's new connection rather than fail every FCALL until a reconnect.
+        if !prelude.isEmpty, replies.contains(where: { if case .error(let text) = $0 { text.contains("Function not found") } else { false } }) {
+            connection?.close()
+            connection = nil
+        }
         var at = 0
         for (job, sent) in zip(jobs, commands) {
             job.done(.success(Array(replies[at..<at + sent.count])))

@@ -71,7 +71,7 @@ extension HTTPSession {
             return send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
         }
         guard let persistence = store.persistence else {
-            return send(error: .notDurable(store.name), keepAlive: request.keepAlive, headOnly: headOnly)
+            return send(error: store.cluster != nil ? .logInRedis(store.name) : .notDurable(store.name), keepAlive: request.keepAlive, headOnly: headOnly)
         }
         answerOffLoop(request, headOnly: headOnly) { [since, limit] in
             do {

@@ -11,7 +11,7 @@
 ///
 /// Stores are sorted by name, loops by index, connections by number. `subscribers`, `slowestLagVersions` and
 /// `slowestLagMs` are the figures of `GET /metrics` (`statehouse_store_subscribers`,
-/// `statehouse_store_slowest_subscriber_lag_versions` and `…_lag_seconds` in ms, read the same way: ``LoopFigures``); `durable` says whether the store has a journal (`GET /stores/{name}/log`); `cluster`, only on a cluster node (docs/cluster.md): this node's name, whether it owns the store, for how long (ms), and the lease value `NODE:TOKEN` of the owner it last saw (from a change it published or an answer) when another node owns it, else null.
+/// `statehouse_store_slowest_subscriber_lag_versions` and `…_lag_seconds` in ms, read the same way: ``LoopFigures``); `durable` says whether the store has a journal (`GET /stores/{name}/log`); `cluster`, only on a cluster node (docs/cluster.md): this node's name, whether it owns the store, for how long (ms), and the lease value `NODE:TOKEN` of the owner: its own when it owns the store, else the last one it saw (from a change the owner published or an answer), or null.
 enum InspectorOverview {
     /// What one loop contributes, read on that loop.
     struct Loop: Sendable {

@@ -108,11 +108,23 @@ final class IdempotencyCache: Sendable {
 }
 
 extension IdempotencyCache {
-    /// Restores the keys the table does not hold (a cluster node taking a store's lease: keys of actions running here
-    /// keep their waiters).
+    /// Restores the keys the table does not hold as its *oldest* entries (a cluster node taking a store's lease, or
+    /// reading its keys again): keys of actions running or answered here keep their waiters and outcomes, and when
+    /// the table is over capacity the restored keys, soonest to expire first, are forgotten before any of them.
     func restoreMissing(_ keys: [StoredKey], nowMs: Int64) {
-        let missing = table.withLock { table in keys.filter { table.entries[$0.key] == nil } }
-        restore(missing, nowMs: nowMs)
+        let now = ContinuousClock.now
+        let ttl = ttl
+        table.withLock { table in
+            let missing = keys.filter { table.entries[$0.key] == nil }.sorted { $0.expiresMs < $1.expiresMs }
+            for key in missing {
+                let remaining = Duration.milliseconds(max(0, key.expiresMs - nowMs))
+                table.entries[key.key] = Entry(
+                    fingerprint: key.fingerprint, created: now - (ttl - min(ttl, remaining)),
+                    outcome: .reduced(StateReply(version: key.version, state: key.state)), waiters: [])
+            }
+            table.order.insert(contentsOf: missing.map(\.key), at: table.orderStart)
+            table.evict(now: now)
+        }
     }
 }
 

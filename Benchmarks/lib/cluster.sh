@@ -32,7 +32,7 @@ CL_REDIS_PORT=""
 CL_NODE_PIDS=()
 CL_NODE_PORTS=()
 # Per row key: "runs" lines, and sums over the runs (actions, ticks, Redis counters).
-declare -A CL_ACTIONS=() CL_NODE_TICKS=() CL_REDIS_TICKS=() CL_CMD=() CL_LABEL=() CL_RPS=()
+declare -A CL_ACTIONS=() CL_NODE_TICKS=() CL_OWNER_TICKS=() CL_REDIS_TICKS=() CL_CMD=() CL_LABEL=() CL_RPS=()
 CL_KEYS=()
 CL_HTTP_ROWS=""
 CL_CLIENTS=""
@@ -58,6 +58,14 @@ cl_redis_cpu_s() {
     awk -F: '$1 == "used_cpu_sys" || $1 == "used_cpu_user" {s += $2} END {printf "%.6f", s}'
 }
 
+# cl_thread_ticks PID: "loop redis-sub other" CPU ticks of the process's threads by name (/proc/PID/task/*/comm:
+# statehouse-loop, redis-sub; "other": the rest, among them the Redis workers, whose names do not reach comm).
+cl_thread_ticks() {
+  local t
+  for t in /proc/"$1"/task/*; do echo "$(cat "$t/comm" 2>/dev/null) $(awk '{print $14 + $15}' "$t/stat" 2>/dev/null || echo 0)"; done |
+    awk '$1 == "statehouse-loop" {l += $2; next} $1 == "redis-sub" {r += $2; next} {o += $2} END {print l + 0, r + 0, o + 0}'
+}
+
 cl_node_ticks() {
   local total=0 pid
   for pid in "${CL_NODE_PIDS[@]}"; do total=$((total + $(server_cpu_ticks "$pid"))); done
@@ -69,7 +77,7 @@ cl_version() {
   timeout 5 curl -s "http://127.0.0.1:$1/stores/$2" | sed -n 's/.*"version":\([0-9]*\).*/\1/p' || log "cluster: GET $2 failed"
 }
 
-# cl_probe STORE: sets CL_PROBE to "node-ticks redis-ticks version" and, with Redis, writes $WORK/cl-counters.N
+# cl_probe STORE: sets CL_PROBE to "node-ticks redis-ticks version owner-ticks" (the owner: node 1) and, with Redis, writes $WORK/cl-counters.N
 # (N: CL_PROBES). Not in a subshell: it counts the probes.
 CL_PROBES=0
 CL_PROBE=""
@@ -81,13 +89,15 @@ cl_probe() {
   else
     CL_PROBE="$(cl_node_ticks) 0 $(cl_version "${CL_NODE_PORTS[0]}" "$1")"
   fi
+  CL_PROBE+=" $(server_cpu_ticks "${CL_NODE_PIDS[0]}")"
 }
 
 # cl_account KEY BEFORE AFTER: adds the deltas between two cl_probe lines (and counter files) to KEY's sums.
 cl_account() {
-  local key=$1 n0 r0 v0 n1 r1 v1 name calls usec
-  read -r n0 r0 v0 <<<"$2"
-  read -r n1 r1 v1 <<<"$3"
+  local key=$1 n0 r0 v0 o0 n1 r1 v1 o1 name calls usec
+  read -r n0 r0 v0 o0 <<<"$2"
+  read -r n1 r1 v1 o1 <<<"$3"
+  CL_OWNER_TICKS[$key]=$((${CL_OWNER_TICKS[$key]:-0} + o1 - o0))
   CL_ACTIONS[$key]=$((${CL_ACTIONS[$key]:-0} + ${v1:-0} - ${v0:-0}))
   CL_NODE_TICKS[$key]=$((${CL_NODE_TICKS[$key]:-0} + n1 - n0))
   CL_REDIS_TICKS[$key]=$((${CL_REDIS_TICKS[$key]:-0} + r1 - r0))
@@ -158,21 +168,63 @@ cl_single() {
 
 cl_single_down() { stop_server "${CL_NODE_PIDS[0]}"; CL_NODE_PIDS=(); CL_NODE_PORTS=(); }
 
-# cl_http_row KEY LABEL CONNS OTHER: RUNS wrk loads spread over every node (one wrk thread per node).
+# Thread split of every node's CPU (2-node rows): CL_THR[KEY/node index/kind] sums of ticks.
+declare -A CL_THR=()
+CL_THR_BEFORE=()
+cl_threads_before() {
+  local i
+  CL_THR_BEFORE=()
+  for i in "${!CL_NODE_PIDS[@]}"; do CL_THR_BEFORE[$i]=$(cl_thread_ticks "${CL_NODE_PIDS[$i]}"); done
+}
+cl_threads_after() { # KEY
+  local i l0 s0 o0 l1 s1 o1
+  for i in "${!CL_NODE_PIDS[@]}"; do
+    read -r l0 s0 o0 <<<"${CL_THR_BEFORE[$i]}"
+    read -r l1 s1 o1 <<<"$(cl_thread_ticks "${CL_NODE_PIDS[$i]}")"
+    CL_THR[$1/$i/loop]=$((${CL_THR[$1/$i/loop]:-0} + l1 - l0))
+    CL_THR[$1/$i/sub]=$((${CL_THR[$1/$i/sub]:-0} + s1 - s0))
+    CL_THR[$1/$i/other]=$((${CL_THR[$1/$i/other]:-0} + o1 - o0))
+  done
+}
+
+# cl_thread_rows: per action and thread, the rows of 2 nodes (and 1 node) at 64 connections.
+cl_thread_rows() {
+  local key i
+  echo
+  echo "### cluster: node CPU per action by thread (µs; statehouse-loop: HTTP and the store; redis-sub: the subscriber thread, forwarded actions, answers and published rows; other: Redis workers and the rest)"
+  echo
+  echo "| setup | node | statehouse-loop | redis-sub | other threads | the node |"
+  echo "|---|---|---:|---:|---:|---:|"
+  for key in http-1 http-2-owner http-2-follower http-2 http-3; do
+    [[ -n ${CL_THR[$key/0/loop]:-} ]] || continue
+    for i in 0 1 2; do
+      [[ -n ${CL_THR[$key/$i/loop]:-} ]] || continue
+      printf '| %s | n%s%s | %s | %s | %s | %s |\n' "${CL_LABEL[$key]}" $((i + 1)) "$( ((i == 0)) && echo " (owner)")" \
+        "$(cpu_us_per "${CL_THR[$key/$i/loop]}" "${CL_ACTIONS[$key]}")" "$(cpu_us_per "${CL_THR[$key/$i/sub]}" "${CL_ACTIONS[$key]}")" \
+        "$(cpu_us_per "${CL_THR[$key/$i/other]}" "${CL_ACTIONS[$key]}")" \
+        "$(cpu_us_per $((CL_THR[$key/$i/loop] + CL_THR[$key/$i/sub] + CL_THR[$key/$i/other])) "${CL_ACTIONS[$key]}")"
+    done
+  done
+}
+
+# cl_http_row KEY LABEL CONNS OTHER [PORTS]: RUNS wrk loads spread over PORTS (default: every node's; one wrk thread
+# per port).
 cl_http_row() {
-  local key=$1 label=$2 conns=$3 other=$4 n=${#CL_NODE_PORTS[@]} url r before after line a b c d e
-  local rps=() p50=() p99=() errs=0 t0 t1 ticks=0
-  url="http://127.0.0.1:${CL_NODE_PORTS[0]}/stores/counter/actions"
+  local key=$1 label=$2 conns=$3 other=$4 ports=(${5:-${CL_NODE_PORTS[*]}}) url r before after line a b c d e
+  local n=${#ports[@]} rps=() p50=() p99=() errs=0
+  url="http://127.0.0.1:${ports[0]}/stores/counter/actions"
   ((n > 1)) && conns=$((conns / n * n))
   CL_KEYS+=("$key"); CL_LABEL[$key]="$label, http-actions, $conns connection$( ((conns == 1)) || echo s)"
-  WRK_PORTS="${CL_NODE_PORTS[*]}" timeout 15 taskset -c 1 wrk -t"$n" -c"$conns" -d1s \
+  WRK_PORTS="${ports[*]}" timeout 15 taskset -c 1 wrk -t"$n" -c"$conns" -d1s \
     -s "$BENCH/lib/post_action_nodes.lua" "$url" >/dev/null || log "cluster: $label: the warm-up failed ($?)"
   for ((r = 0; r < RUNS; r++)); do
+    cl_threads_before
     cl_probe counter; before=$CL_PROBE
-    line=$(WRK_PORTS="${CL_NODE_PORTS[*]}" timeout $((CLUSTER_SECONDS + 15)) taskset -c 1 wrk -t"$n" -c"$conns" \
+    line=$(WRK_PORTS="${ports[*]}" timeout $((CLUSTER_SECONDS + 15)) taskset -c 1 wrk -t"$n" -c"$conns" \
       -d"${CLUSTER_SECONDS}s" -s "$BENCH/lib/post_action_nodes.lua" "$url" | sed -n 's/^RESULT //p' ||
       log "cluster: $label: wrk failed")
     cl_probe counter; after=$CL_PROBE
+    cl_threads_after "$key"
     cl_account "$key" "$before" "$after"
     read -r a b c d e <<<"$line"
     rps+=("${a:-0}"); p50+=("${b:-0}"); p99+=("${c:-0}"); errs=$((errs + ${d:-1} + ${e:-0}))
@@ -227,7 +279,7 @@ cl_node_publishes() { echo $((${CL_CMD[$1/publish]:-0} - $(cl_commits "$1"))); }
 cl_action_row() {
   local key=$1 a=${CL_ACTIONS[$1]:-0} commits inner=0 pub outer total name
   if [[ -z ${CL_CMD[$key/_reads]:-} ]]; then
-    printf '| %s | %s | — | — | — | — | — | — | — | — | %s | — | %s |\n' "${CL_LABEL[$key]}" "$a" \
+    printf '| %s | %s | — | — | — | — | — | — | — | — | %s | — | — | %s |\n' "${CL_LABEL[$key]}" "$a" \
       "$(cpu_us_per "${CL_NODE_TICKS[$key]}" "$a")" "$(cpu_us_per "${CL_NODE_TICKS[$key]}" "$a")"
     return
   fi
@@ -242,14 +294,14 @@ cl_action_row() {
   done
   # the nodes' commands: all but those inside functions and this script's INFO
   outer=$((total - inner - ${CL_CMD[$key/info]:-0}))
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "${CL_LABEL[$key]}" "$a" \
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "${CL_LABEL[$key]}" "$a" \
     "$(cl_commits_per "$key")" \
     "$(cl_per "$key" fcall)" "$(awk -v c="$pub" -v a="$a" 'BEGIN {printf "%.3f", c / a}')" "$(cl_per "$key" xrange)" \
     "$(awk -v c="$((outer - ${CL_CMD[$key/fcall]:-0} - pub - ${CL_CMD[$key/xrange]:-0}))" -v a="$a" 'BEGIN {printf "%.3f", c / a}')" \
     "$(awk -v c="$inner" -v a="$a" 'BEGIN {printf "%.2f", c / a}')" "$(cl_per "$key" _reads)" \
     "$(awk -v u="${CL_CMD[$key/fcall.usec]:-0}" -v c="${CL_CMD[$key/fcall]:-0}" 'BEGIN {if (c > 0) printf "%.1f", u / c; else printf "n/a"}')" \
-    "$(cpu_us_per "${CL_NODE_TICKS[$key]}" "$a")" "$(cpu_us_per "${CL_REDIS_TICKS[$key]}" "$a")" \
-    "$(cpu_us_per $((CL_NODE_TICKS[$key] + CL_REDIS_TICKS[$key])) "$a")"
+    "$(cpu_us_per "${CL_OWNER_TICKS[$key]}" "$a")" "$(cpu_us_per $((CL_NODE_TICKS[$key] - CL_OWNER_TICKS[$key])) "$a")" \
+    "$(cpu_us_per "${CL_REDIS_TICKS[$key]}" "$a")" "$(cpu_us_per $((CL_NODE_TICKS[$key] + CL_REDIS_TICKS[$key])) "$a")"
 }
 
 # cl_derived: arithmetic from the per-action rows (labelled as such): Redis CPU per commit, and what forwarding adds.
@@ -262,6 +314,13 @@ cl_derived() {
       "$(cl_commits_per "$key") actions per commit = $(awk -v t="${CL_REDIS_TICKS[$key]}" -v c="$(cl_commits "$key")" \
       'BEGIN {if (c > 0) printf "%.0f", t * 10000 / c; else printf "n/a"}') µs."
   done
+  if [[ -n ${CL_CMD[http-2-owner/_reads]:-} && -n ${CL_CMD[http-2-follower/_reads]:-} ]]; then
+    echo "Measured, 2 nodes: following (the follower's CPU while all the load is on the owner) costs" \
+      "$(cpu_us_per $((CL_NODE_TICKS[http-2-owner] - CL_OWNER_TICKS[http-2-owner])) "${CL_ACTIONS[http-2-owner]}") µs per action;" \
+      "with every action forwarded, the owner spends $(cpu_us_per "${CL_OWNER_TICKS[http-2-follower]}" "${CL_ACTIONS[http-2-follower]}") µs" \
+      "and the follower $(cpu_us_per $((CL_NODE_TICKS[http-2-follower] - CL_OWNER_TICKS[http-2-follower])) "${CL_ACTIONS[http-2-follower]}") µs" \
+      "per action, against $(cpu_us_per "${CL_OWNER_TICKS[http-2-owner]}" "${CL_ACTIONS[http-2-owner]}") µs on the owner when it gets the requests itself."
+  fi
   base=http-1
   for n in "${CLUSTER_NODES[@]}"; do
     key=http-$n
@@ -369,6 +428,10 @@ cluster_scenario() {
     cl_up "$n"
     if ((n == 1)); then cl_http_row http-1-c1 "1 node" 1 "$other"; fi
     cl_http_row "http-$n" "$n node$( ((n == 1)) || echo s)" 64 "$other"
+    if ((n == 2)); then
+      cl_http_row http-2-owner "2 nodes, all load on the owner" 64 "$other" "${CL_NODE_PORTS[0]}"
+      cl_http_row http-2-follower "2 nodes, all load on the follower" 64 "$other" "${CL_NODE_PORTS[1]}"
+    fi
     for mode in "${CLUSTER_FANOUT_MODES[@]}"; do
       cl_fanout_row "fanout-$n-$(cl_mode_key "$mode")" "$n node$( ((n == 1)) || echo s)" "$mode" "$other"
     done
@@ -393,15 +456,18 @@ cluster_scenario() {
   echo
   echo "### cluster: per action (all $RUNS runs of a row together; actions = the store's version delta on the owner)"
   echo
-  echo "| setup | actions | actions per commit | FCALL | PUBLISH by nodes | XRANGE | other node commands | commands inside functions | Redis socket reads | Redis µs inside FCALL (commandstats) | nodes CPU µs | redis-server CPU µs | server-side CPU µs |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| setup | actions | actions per commit | FCALL | PUBLISH by nodes | XRANGE | other node commands | commands inside functions | Redis socket reads | Redis µs inside FCALL (commandstats) | owner node CPU µs | other nodes CPU µs | redis-server CPU µs | server-side CPU µs |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for key in "${CL_KEYS[@]}"; do cl_action_row "$key"; done
   echo
   echo "Commands and reads are per action. Commits = FCALLs − lease renewals (PEXPIRE) − lease takes (INCR). PUBLISH by"
   echo "nodes = all PUBLISH − the commits' own (one each); a forwarded action costs two (to the owner's inbox, the answer"
   echo "back), so forwarded actions ≈ half of it. Commands inside functions: GET, HGET, XADD, HSET, ZRANGEBYSCORE,"
-  echo "PUBLISH, … that Redis counts for each FCALL. CPU: utime + stime of the processes (/proc/PID/stat), whole runs."
+  echo "PUBLISH, … that Redis counts for each FCALL. \"Redis µs inside FCALL\" is commandstats' usec per call: wall time,"
+  echo "so it includes redis-server's preemption by the nodes on the same CPU. CPU: utime + stime of the processes"
+  echo "(/proc/PID/stat), whole runs; the owner is node n1 (the single server in its rows)."
   cl_derived
+  cl_thread_rows
   log "cluster: the design's limits ($CLUSTER_STORES stores)"
   cl_quiet >/dev/null
   cl_limits

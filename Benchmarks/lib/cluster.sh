@@ -149,11 +149,27 @@ cl_up() {
   local lease
   lease=$(timeout 5 redis-cli -p "$CL_REDIS_PORT" GET '{s:counter}:lease' || true)
   [[ $lease == n1:* ]] || log "cluster: counter's lease is \"$lease\", not n1's"
+  cl_health
 }
 
-# cl_down: SIGTERM to every node at once (each drains: releases its leases), then Redis.
+# cl_health: warns (stderr) about every node that does not answer GET /healthz.
+cl_health() {
+  local i
+  for i in "${!CL_NODE_PORTS[@]}"; do
+    timeout 3 curl -sf -o /dev/null "http://127.0.0.1:${CL_NODE_PORTS[$i]}/healthz" ||
+      log "cluster: node n$((i + 1)) (pid ${CL_NODE_PIDS[$i]}, port ${CL_NODE_PORTS[$i]}) does not answer /healthz$(kill -0 "${CL_NODE_PIDS[$i]}" 2>/dev/null || echo "; it has exited")"
+  done
+}
+
+# cl_down: SIGTERM to every node at once (each drains: releases its leases), then Redis. The nodes' logs are kept in
+# Benchmarks/.results/cluster-logs/ (the last run's).
 cl_down() {
-  local pid
+  local pid k
+  cl_health
+  mkdir -p "$BENCH/.results/cluster-logs"
+  for ((k = 1; k <= ${#CL_NODE_PIDS[@]}; k++)); do
+    cp "$WORK/cluster-n$k.log" "$BENCH/.results/cluster-logs/${#CL_NODE_PIDS[@]}-nodes-n$k.log" 2>/dev/null || true
+  done
   for pid in "${CL_NODE_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${CL_NODE_PIDS[@]}"; do stop_server "$pid"; done
   [[ -n $CL_REDIS_PID ]] && stop_server "$CL_REDIS_PID"
@@ -228,6 +244,7 @@ cl_http_row() {
     cl_account "$key" "$before" "$after"
     read -r a b c d e <<<"$line"
     rps+=("${a:-0}"); p50+=("${b:-0}"); p99+=("${c:-0}"); errs=$((errs + ${d:-1} + ${e:-0}))
+    ((${d:-1} + ${e:-0} == 0)) || { log "cluster: $label: $((${d:-1} + ${e:-0})) errors"; cl_health; }
   done
   CL_RPS[$key]=$(printf '%s\n' "${rps[@]}" | median)
   CL_HTTP_ROWS+=$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |' "$label" "$conns" "${CL_RPS[$key]}" \

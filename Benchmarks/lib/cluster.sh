@@ -327,12 +327,12 @@ cl_derived() {
   echo
   for key in http-1-c1 http-1; do
     [[ -n ${CL_CMD[$key/_reads]:-} ]] || continue
-    echo "Arithmetic, ${CL_LABEL[$key]}: redis-server CPU per commit = $(cpu_us_per "${CL_REDIS_TICKS[$key]}" "${CL_ACTIONS[$key]}") µs per action ×" \
+    echo "- Arithmetic, ${CL_LABEL[$key]}: redis-server CPU per commit = $(cpu_us_per "${CL_REDIS_TICKS[$key]}" "${CL_ACTIONS[$key]}") µs per action ×" \
       "$(cl_commits_per "$key") actions per commit = $(awk -v t="${CL_REDIS_TICKS[$key]}" -v c="$(cl_commits "$key")" \
       'BEGIN {if (c > 0) printf "%.0f", t * 10000 / c; else printf "n/a"}') µs."
   done
   if [[ -n ${CL_CMD[http-2-owner/_reads]:-} && -n ${CL_CMD[http-2-follower/_reads]:-} ]]; then
-    echo "Measured, 2 nodes: following (the follower's CPU while all the load is on the owner) costs" \
+    echo "- Measured, 2 nodes: following (the follower's CPU while all the load is on the owner) costs" \
       "$(cpu_us_per $((CL_NODE_TICKS[http-2-owner] - CL_OWNER_TICKS[http-2-owner])) "${CL_ACTIONS[http-2-owner]}") µs per action;" \
       "with every action forwarded, the owner spends $(cpu_us_per "${CL_OWNER_TICKS[http-2-follower]}" "${CL_ACTIONS[http-2-follower]}") µs" \
       "and the follower $(cpu_us_per $((CL_NODE_TICKS[http-2-follower] - CL_OWNER_TICKS[http-2-follower])) "${CL_ACTIONS[http-2-follower]}") µs" \
@@ -343,7 +343,7 @@ cl_derived() {
     key=http-$n
     ((n > 1)) && [[ -n ${CL_CMD[$key/_reads]:-} && -n ${CL_CMD[$base/_reads]:-} ]] || continue
     f=$(awk -v p="$(cl_node_publishes "$key")" -v a="${CL_ACTIONS[$key]}" 'BEGIN {printf "%.3f", p / 2 / a}')
-    echo "Arithmetic, $n nodes: forwarded fraction = PUBLISH by nodes ÷ 2 = $f of the actions; per forwarded action," \
+    echo "- Arithmetic, $n nodes: forwarded fraction = PUBLISH by nodes ÷ 2 = $f of the actions; per forwarded action," \
       "nodes CPU (µs per action here − with 1 node) ÷ $f = $(awk -v a="${CL_NODE_TICKS[$key]}" -v x="${CL_ACTIONS[$key]}" \
       -v b="${CL_NODE_TICKS[$base]}" -v y="${CL_ACTIONS[$base]}" -v f="$f" 'BEGIN {printf "%.1f", (a * 10000 / x - b * 10000 / y) / f}') µs," \
       "redis-server CPU the same way = $(awk -v a="${CL_REDIS_TICKS[$key]}" -v x="${CL_ACTIONS[$key]}" \

@@ -7,13 +7,15 @@
 #  - http-actions: the http scenario's load (wrk, POST {"type":"increment"} to `counter`, keep-alive) with its 64
 #    connections spread over the nodes (one wrk thread per node: -t2 -c64, -t3 -c63), after 1 s of warm-up; beside
 #    it, in the same run, the single server in memory and with SQLite sync "commit" (the durable scenario's config),
-#    and 1 node at 1 connection (every action its own commit).
+#    1 node at 1 connection (every action its own commit), and 2 nodes with all the load on the owner (the other
+#    node only follows) and all on the follower (every action forwarded).
 #  - fanout: the fanout scenario's wsfanout with its S=100 subscribers spread over the nodes (subscriber i on node
 #    i mod N), the publisher on the owner; closed loop (window 16) and 200 actions/s; beside it the single server.
 #  - per action, over all RUNS runs of a row together: Redis commands (INFO commandstats deltas: FCALL, PUBLISH sent
 #    by nodes, XRANGE, the rest, and the commands Redis ran inside the functions), Redis socket reads
 #    (total_reads_processed), CPU of every node process and of redis-server (utime + stime, /proc/PID/stat), divided
-#    by the actions the store committed (its version's delta on the owner).
+#    by the actions the store committed (its version's delta on the owner); the owner's CPU apart, and each node's
+#    CPU by thread (/proc/PID/task: statehouse-loop, redis-sub, the rest).
 #  - the design's limits: Redis memory per idle store (CLUSTER_STORES Counter stores on one node, INFO memory
 #    used_memory after start and after one action each, MEMORY USAGE of each key of one store), the cost of renewing
 #    their leases while idle, and Redis connections per node.

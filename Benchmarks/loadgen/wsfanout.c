@@ -8,6 +8,8 @@
  * subscribers) or open loop (--rate R actions/s). Each subscriber parses "seq" and "t" from every state message
  * and records now - t. The first --warmup K actions are not measured. Sending stops after --duration s; the
  * client then waits up to 3 s for the stragglers. --max-seconds is a hard stop (exit 3).
+ * --sub-ports P1,P2,... spreads the subscribers over several servers (subscriber i on P(i mod n), the publisher
+ * stays on --port): the nodes of a cluster serving the same store.
  *
  * Output: one line "RESULT key=value ..." with deliveries_per_s, lat_us p50/p99/max, missing (measured deliveries
  * never received), conflated (patch messages, i.e. states skipped by a server), client_cpu (fraction of a core).
@@ -39,7 +41,7 @@
 enum { ST_CONNECTING, ST_HANDSHAKE, ST_OPEN, ST_READY, ST_DEAD };
 
 struct conn {
-    int fd, state, is_pub;
+    int fd, state, is_pub, port;
     unsigned char *carry; /* bytes of an incomplete frame (or handshake) kept between reads */
     size_t carry_len, carry_cap;
     unsigned char *out; /* bytes not yet written */
@@ -47,12 +49,16 @@ struct conn {
     int64_t last_seq;
 };
 
+enum { MAX_SUB_PORTS = 16 };
+
 static struct {
     const char *host, *path;
     int port, subs, window, warmup;
     double rate, duration, max_seconds;
     int64_t max_actions;
-} opt = {"127.0.0.1", "/stores/ticker/ws", 0, 100, 0, 200, 0, 8, 60, 5000000};
+    int sub_ports[MAX_SUB_PORTS], n_sub_ports; /* --sub-ports (none: every subscriber on --port) */
+} opt = {.host = "127.0.0.1", .path = "/stores/ticker/ws", .subs = 100, .warmup = 200, .duration = 8,
+         .max_seconds = 60, .max_actions = 5000000};
 
 static struct conn *conns; /* [0] publisher, [1..subs] subscribers */
 static int epfd, ready_count, dead_count;
@@ -178,7 +184,7 @@ static void on_readable(struct conn *c) {
 }
 
 static void start_connect(struct conn *c) {
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)opt.port)};
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)c->port)};
     inet_pton(AF_INET, opt.host, &sa.sin_addr);
     c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
     if (c->fd < 0) die("socket (raise ulimit -n)");
@@ -197,7 +203,7 @@ static void on_writable(struct conn *c) {
         getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &l);
         if (err) { mark_dead(c, strerror(err)); return; }
         char req[512];
-        int n = ws_upgrade_request(req, sizeof req, opt.path, opt.host, opt.port);
+        int n = ws_upgrade_request(req, sizeof req, opt.path, opt.host, c->port);
         c->state = ST_HANDSHAKE;
         queue_out(c, req, (size_t)n);
     }
@@ -223,7 +229,8 @@ static void poll_once(int timeout_ms, int timer_fd, int *timer_ticks) {
 
 static void usage(void) {
     fprintf(stderr, "usage: wsfanout --port P [--path /stores/ticker/ws] [--subs N] (--window W | --rate R)\n"
-                    "                [--warmup K] [--duration S] [--max-seconds S] [--actions MAX]\n");
+                    "                [--warmup K] [--duration S] [--max-seconds S] [--actions MAX]\n"
+                    "                [--sub-ports P1,P2,...]\n");
     exit(2);
 }
 
@@ -241,7 +248,13 @@ static void parse_args(int argc, char **argv) {
         else if (!strcmp(a, "--duration")) opt.duration = atof(v);
         else if (!strcmp(a, "--max-seconds")) opt.max_seconds = atof(v);
         else if (!strcmp(a, "--actions")) opt.max_actions = atoll(v);
-        else usage();
+        else if (!strcmp(a, "--sub-ports")) {
+            for (const char *p = v; *p && opt.n_sub_ports < MAX_SUB_PORTS; p += strcspn(p, ","), p += *p == ',') {
+                int port = atoi(p);
+                if (port <= 0) usage();
+                opt.sub_ports[opt.n_sub_ports++] = port;
+            }
+        } else usage();
         i++;
     }
     if (opt.port <= 0 || opt.subs <= 0 || (opt.window > 0) == (opt.rate > 0) || opt.max_seconds <= 0) usage();
@@ -258,7 +271,10 @@ int main(int argc, char **argv) {
     if (!counts || !conns) die("calloc");
     epfd = epoll_create1(0);
     int total = opt.subs + 1;
-    for (int i = 0; i < total; i++) conns[i].is_pub = i == 0;
+    for (int i = 0; i < total; i++) {
+        conns[i].is_pub = i == 0;
+        conns[i].port = i == 0 || opt.n_sub_ports == 0 ? opt.port : opt.sub_ports[(i - 1) % opt.n_sub_ports];
+    }
 
     /* Connect in batches of at most 64 pending handshakes (gentle on the listen backlog). */
     uint64_t t0 = now_ns();

@@ -100,6 +100,13 @@ public final class EventLoop: @unchecked Sendable {
     /// `Benchmarks/lib/scaling.sh` reads each loop's CPU time by it.
     public static let threadName = "statehouse-loop"
 
+    /// Names the calling thread for the kernel (`PR_SET_NAME`: `/proc/PID/task/TID/comm`, `top -H`; at most 15 bytes
+    /// kept): Foundation's `Thread.name` does not reach the kernel on Linux. For the server's other threads (a cluster
+    /// node's Redis workers), so that per-thread CPU can be read by name as for the loops.
+    public static func nameCurrentThread(_ name: String) {
+        _ = cuv_name_this_thread(name)
+    }
+
     /// Starts the loop thread. The loop runs until ``stop()``.
     public func start() {
         queue.withLock {

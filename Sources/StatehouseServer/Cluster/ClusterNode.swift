@@ -8,8 +8,9 @@ import UVLoop
 protocol ClusterMember: AnyObject, Sendable {
     var name: String { get }
     var keys: StoreKeys { get }
-    /// The owner committed `changes` (the subscriber's thread).
-    func changesPublished(_ changes: ClusterChanges)
+    /// The owner committed changes (``ClusterChanges``, as published: decoded only by a node that follows the store;
+    /// the subscriber's thread).
+    func changesPublished(_ payload: [UInt8])
     /// Reads what the store's stream holds past this node's view (after a gap, or after the subscriber reconnected).
     func resync()
     /// Another node forwards an action to this node, which it believes owns the store (the subscriber's thread).
@@ -158,7 +159,10 @@ final class ClusterNode: Sendable {
         let subscriber = RedisSubscriber(endpoint, name: "redis-sub") { [weak self] event in self?.received(event) }
         self.subscriber.withLock { $0 = subscriber }
         subscriber.start(channels: channels)
-        let thread = Thread { [self] in runLeases() }
+        let thread = Thread { [self] in
+            EventLoop.nameCurrentThread("redis-lease")
+            runLeases()
+        }
         thread.name = "redis-lease"
         thread.start()
         logger.info("cluster node \(name): \(members.withLock { $0.count }) store(s), Redis \(configuration.redis), lease \(configuration.leaseMs) ms")
@@ -333,10 +337,8 @@ final class ClusterNode: Sendable {
                 case nil:
                     break
                 }
-            } else if let store = StoreKeys.store(changesChannel: channel),
-                let member = members.withLock({ $0[store] }), let changes = ClusterChanges(payload)
-            {
-                member.changesPublished(changes)
+            } else if let store = StoreKeys.store(changesChannel: channel), let member = members.withLock({ $0[store] }) {
+                member.changesPublished(payload)
             }
         case .connected:
             if !subscribed.exchange(true, ordering: .acquiringAndReleasing) {

@@ -7,7 +7,10 @@ import Redis
 /// order, each new state streamed to this node's subscribers. A gap (a message lost while the subscriber was
 /// reconnecting) is filled from the stream (`XRANGE` by version).
 extension ClusteredStore {
-    func changesPublished(_ changes: ClusterChanges) {
+    func changesPublished(_ payload: [UInt8]) {
+        // The owner's own commits come back too: it streams them already, so it does not even decode them.
+        if case .owning = machine.withLock({ $0.role }) { return }
+        guard let changes = ClusterChanges(payload) else { return }
         let gap = machine.withLock { machine -> Bool in
             switch machine.role {
             case .following, .acquiring:

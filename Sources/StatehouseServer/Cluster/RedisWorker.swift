@@ -1,6 +1,7 @@
 import Foundation
 import Redis
 import Locking
+import UVLoop
 
 /// One thread with one Redis connection that runs blocking commands off the event loops, pipelined.
 ///
@@ -45,7 +46,10 @@ final class RedisWorker: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            EventLoop.nameCurrentThread(name)
+            run()
+        }
         thread.name = name
         thread.start()
     }

@@ -216,14 +216,7 @@ class Load:
             node = self.cluster.pick(rng, avoid=avoid)
             action.attempts += 1
             try:
-                port, client = connections.get(node.name, (None, None))
-                if client is None or port != node.port:
-                    if client is not None:
-                        client.close()
-                    client = HTTPClient(node.port, timeout=HTTP_TIMEOUT_S)
-                    connections[node.name] = (node.port, client)
-                response = client.request("POST", f"/stores/{action.store}/actions", INCREMENT,
-                                          headers=[("Idempotency-Key", action.key)])
+                response = self._post(node, action, connections)
             except Exception:  # refused, reset, EOF, a timeout: the outcome is unknown, so the same key goes elsewhere
                 self._drop(connections, node.name)
                 self._count("connection failed")
@@ -256,18 +249,23 @@ class Load:
             action.gave_up_at = time.monotonic()
             return
 
+    @staticmethod
+    def _post(node, action, connections):
+        """POSTs the action with its key to `node` over the client's kept connection to it (made when missing)."""
+        port, client = connections.get(node.name, (None, None))
+        if client is None or port != node.port:
+            if client is not None:
+                client.close()
+            client = HTTPClient(node.port, timeout=HTTP_TIMEOUT_S)
+            connections[node.name] = (node.port, client)
+        return client.request("POST", f"/stores/{action.store}/actions", INCREMENT,
+                              headers=[("Idempotency-Key", action.key)])
+
     def _resend(self, action, rng, connections):
         """Sends the acked action once more with its key, to another node; records the answer (no retry)."""
         node = self.cluster.pick(rng, avoid=action.node)
         try:
-            port, client = connections.get(node.name, (None, None))
-            if client is None or port != node.port:
-                if client is not None:
-                    client.close()
-                client = HTTPClient(node.port, timeout=HTTP_TIMEOUT_S)
-                connections[node.name] = (node.port, client)
-            response = client.request("POST", f"/stores/{action.store}/actions", INCREMENT,
-                                      headers=[("Idempotency-Key", action.key)])
+            response = self._post(node, action, connections)
         except Exception:
             self._drop(connections, node.name)
             action.resent = (node.name, None, None)

@@ -148,12 +148,3 @@ class RedisServer(ChildProcess):
     def client(self, timeout=2.0):
         return RedisClient(self.port, timeout)
 
-    def is_running(self):
-        return self.process is not None and self.process.poll() is None
-
-    def log_text(self):
-        try:
-            with open(self.log_path, "rb") as file:
-                return file.read().decode(errors="replace")
-        except OSError:
-            return ""

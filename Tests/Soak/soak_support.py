@@ -58,9 +58,21 @@ def run_parts(checks, runs, names, title, detail=None):
 
 
 class ChildProcess:
-    """A child process in `self.process` (a subprocess.Popen, or None before it starts): how tests end it."""
+    """A child process in `self.process` (a subprocess.Popen, or None before it starts) writing its log to
+    `self.log_path`: how tests end it and read its log."""
 
     process = None
+    log_path = None
+
+    def is_running(self):
+        return self.process is not None and self.process.poll() is None
+
+    def log_text(self):
+        try:
+            with open(self.log_path, "rb") as file:
+                return file.read().decode(errors="replace")
+        except (OSError, TypeError):
+            return ""
 
     def kill(self):
         """SIGKILL (no chance to flush or close anything), then the exit status (-9)."""
@@ -146,15 +158,6 @@ class Server(ChildProcess):
                     return int(line.split()[1])
         return 0
 
-    def is_running(self):
-        return self.process.poll() is None
-
-    def log_text(self):
-        try:
-            with open(self.log_path, "rb") as file:
-                return file.read().decode(errors="replace")
-        except OSError:
-            return ""
 
 
 

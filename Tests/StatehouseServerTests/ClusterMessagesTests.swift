@@ -48,6 +48,16 @@ import Testing
         #expect(read.rows.map(\.action) == rows.map(\.action))
     }
 
+    @Test func eventsRoundTripAndAreNotChanges() throws {
+        let fsa = Array(#"{"type":"selected","payload":"kiwi"}"#.utf8)
+        let encoded = ClusterEvent(lease: "n1:2", fsa: fsa).encoded
+        let read = try #require(ClusterEvent(encoded))
+        #expect(read.lease == "n1:2" && read.fsa == fsa)
+        #expect(ClusterChanges(encoded) == nil)
+        #expect(ClusterEvent(ClusterChanges(lease: "n1:2", token: 2, rows: []).encoded) == nil)
+        #expect(ClusterEvent(Array("{\"e\":true,\"l\":\"n1:2\"}\nnot json".utf8)) == nil)
+    }
+
     @Test func garbageIsNoMessage() {
         for text in [
             "", "hello", "{}\n", "{\"op\":\"forward\"}\n", "{\"op\":\"answer\",\"ref\":-1}\n", "[1,2]\nxx",

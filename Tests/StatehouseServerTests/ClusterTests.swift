@@ -12,6 +12,7 @@ extension ServerTests {
     @Suite(.serialized) struct ClusterTests {
         static let stores: [ServerConfiguration.StoreDeclaration] = [
             .init(name: "a", reducer: "Counter"), .init(name: "b", reducer: "Counter"), .init(name: "t", reducer: "TodoList"),
+            .init(name: "s", reducer: "Search"),
         ]
 
         /// A node of the cluster on `redis`.
@@ -188,6 +189,28 @@ extension ServerTests {
             #expect(try retry.json()["version"] as? Int == 1)
             #expect(try Self.get(node.port, "/stores/a").json()["version"] as? Int == 1)
             #expect(try Self.log(redis, "a").map(\.key) == ["first"])
+        }
+
+        @Test func subscribersOfAFollowerGetTheOwnersStatesAndEventsInStreamOrder() async throws {
+            let redis = try RedisTestServer.start()
+            defer { redis.stop() }
+            let owner = try Self.node("n1", redis)
+            let follower = try Self.node("n2", redis)
+            defer { owner.stop(); follower.stop() }
+            let ws = try TestWebSocketClient(port: follower.port, path: "/stores/s/ws")
+            defer { ws.close() }
+            #expect(try ws.receiveJSON(timeout: .seconds(5))["version"] as? Int == 0)
+            // An event without a state change, then a debounced search: its states, then its event.
+            #expect(try Self.post(owner.port, "s", body: #"{"type":"select","payload":"kiwi"}"#).status == 200)
+            let selected = try ws.receiveJSON(timeout: .seconds(5))
+            #expect(selected["type"] as? String == "event")
+            #expect((selected["event"] as? [String: Any])?["payload"] as? String == "kiwi")
+            #expect(try Self.post(owner.port, "s", body: #"{"type":"query","payload":"zz"}"#).status == 200)
+            #expect(try ws.receiveJSON(timeout: .seconds(5))["version"] as? Int == 1)
+            let results = try ws.receiveJSON(timeout: .seconds(5))
+            #expect(results["version"] as? Int == 2)
+            let noResults = try ws.receiveJSON(timeout: .seconds(5))
+            #expect((noResults["event"] as? [String: Any])?["type"] as? String == "noResults")
         }
 
         @Test func aClusterServesItsConfiguredStoresOnly() async throws {

@@ -139,6 +139,34 @@ struct ClusterChanges: Sendable {
     }
 }
 
+/// An event an effect of the owner's store emitted (its Flux Standard Action), published on the store's `changes`
+/// channel after the commit it follows (the committer's connection: Redis keeps their order), so subscribers on every
+/// node get it, in stream order, as the owner's own do.
+struct ClusterEvent: Sendable {
+    /// The owner's lease value, `NODE:TOKEN`.
+    var lease: String
+    /// The event as JSON (`{"type":…,"payload":…}`).
+    var fsa: [UInt8]
+
+    var encoded: [UInt8] { Array("{\"e\":true,\"l\":\(JSONText.quoted(lease))}\n".utf8) + fsa }
+
+    init(lease: String, fsa: [UInt8]) {
+        self.lease = lease
+        self.fsa = fsa
+    }
+
+    init?(_ bytes: [UInt8]) {
+        guard let newline = bytes.firstIndex(of: 0x0A),
+            let header = try? JSONValue(parsing: Array(bytes[..<newline])).objectValue, header["e"] == .bool(true),
+            let lease = header["l"]?.stringValue
+        else { return nil }
+        let fsa = Array(bytes[(newline + 1)...])
+        guard (try? JSONValue(parsing: fsa))?.objectValue != nil else { return nil }
+        self.lease = lease
+        self.fsa = fsa
+    }
+}
+
 /// One committed change: the version it made, its origin and its action's JSON (a reset's: the state it restored).
 struct ClusterRow: Sendable {
     let version: UInt64

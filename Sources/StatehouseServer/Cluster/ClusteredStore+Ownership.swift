@@ -95,7 +95,15 @@ extension ClusteredStore {
         hosted?.idempotency.restoreMissing(live, nowMs: nowMs)
         node.holding(name, value: lease.value)
         logger.info("cluster node \(node.name): owns store \(name) from version \(view.version) (token \(lease.token))")
+        let keys = self.keys
+        let committer = node.committer
         Task { [self] in
+            // The store's events reach the other nodes' subscribers too (before start: bind's first events count).
+            _ = await typed.store.observeEvents { event in
+                guard let fsa = FluxStandardActionEncoding.encode(event) else { return }  // TypedStore logs it
+                let message = ClusterEvent(lease: lease.value, fsa: fsa).encoded
+                committer.submit([Array("PUBLISH".utf8), keys.changes, message]) { _ in }
+            }
             await typed.start()
             let waiting = machine.withLock { machine in
                 machine.role = .owning(typed, lease)

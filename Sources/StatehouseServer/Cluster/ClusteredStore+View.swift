@@ -4,13 +4,16 @@ import JSONCoding
 import Redis
 
 /// A follower's view of the store: the committed rows, applied through the reducer (no effect runs), in version
-/// order, each new state streamed to this node's subscribers. A gap (a message lost while the subscriber was
+/// order, each new state streamed to this node's subscribers, and the owner's events passed on to them. A gap (a message lost while the subscriber was
 /// reconnecting) is filled from the stream (`XRANGE` by version).
 extension ClusteredStore {
     func changesPublished(_ payload: [UInt8]) {
         // The owner's own commits come back too: it streams them already, so it does not even decode them.
         if case .owning = machine.withLock({ $0.role }) { return }
-        guard let changes = ClusterChanges(payload) else { return }
+        guard let changes = ClusterChanges(payload) else {
+            if let event = ClusterEvent(payload) { fanout.eventEmitted(event.fsa) }
+            return
+        }
         let gap = machine.withLock { machine -> Bool in
             switch machine.role {
             case .following, .acquiring:

@@ -85,6 +85,8 @@ final class ClusterNode: Sendable {
     private let subscribed = Atomic<Bool>(false)
 
     var name: String { configuration.node }
+    /// This node's inbox channel (``StoreKeys/inbox(node:)``), compared with every message's channel.
+    let inbox: [UInt8]
 
     /// A lease this node holds.
     struct HeldLease: Sendable {
@@ -100,6 +102,11 @@ final class ClusterNode: Sendable {
         case ownerGone
         case failed(RedisError)
         case timedOut
+
+        var isOwnerGone: Bool {
+            if case .ownerGone = self { return true }
+            return false
+        }
     }
 
     private struct Forwards {
@@ -112,6 +119,7 @@ final class ClusterNode: Sendable {
     ///   reached, or a node of this name runs already.
     init(_ configuration: ClusterConfiguration, path: String, loop: EventLoop, logger: Logger) throws(ConfigurationError) {
         self.configuration = configuration
+        inbox = StoreKeys.inbox(node: configuration.node)
         self.loop = loop
         self.logger = logger
         switch ClusterConfiguration.endpoint(configuration.redis) {
@@ -127,7 +135,7 @@ final class ClusterNode: Sendable {
         // PING, and whether another node of this name reads its inbox already (two nodes of one name would both
         // take forwarded actions: a configuration mistake, refused here).
         switch control.callAndWait([
-            [Array("PING".utf8)], [Array("PUBSUB".utf8), Array("NUMSUB".utf8), StoreKeys.inbox(node: configuration.node)],
+            [Array("PING".utf8)], [Array("PUBSUB".utf8), Array("NUMSUB".utf8), inbox],
         ]) {
         case .failure(let error):
             stopWorkers()
@@ -155,7 +163,7 @@ final class ClusterNode: Sendable {
         guard phase.compareExchange(
             expected: Phase.created.rawValue, desired: Phase.running.rawValue, ordering: .acquiringAndReleasing
         ).exchanged else { return }
-        let channels = [StoreKeys.inbox(node: name)] + members.withLock { $0.values.map(\.keys.changes) }
+        let channels = [inbox] + members.withLock { $0.values.map(\.keys.changes) }
         let subscriber = RedisSubscriber(endpoint, name: "redis-sub") { [weak self] event in self?.received(event) }
         self.subscriber.withLock { $0 = subscriber }
         subscriber.start(channels: channels)
@@ -324,7 +332,7 @@ final class ClusterNode: Sendable {
     private func received(_ event: RedisSubscriber.Event) {
         switch event {
         case .message(let channel, let payload):
-            if channel == StoreKeys.inbox(node: name) {
+            if channel == inbox {
                 switch ClusterMessage(payload) {
                 case .forward(let forward)?:
                     if let member = members.withLock({ $0[forward.store] }) {

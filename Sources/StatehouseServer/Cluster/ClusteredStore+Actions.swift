@@ -22,16 +22,8 @@ extension ClusteredStore {
                 if let note, let stored = machine.restoredKeys[note.key], stored.expiresMs > StorageClock.nowMs { return .replay(stored) }
                 typed.submit(leading, last, note: note, waiter)
                 return .done
-            case .acquiring, .steppingDown:
-                machine.waiting.append(waiting)
-                return .done
-            case .following:
-                if onlyHere { return .moved }
-                if let owner = machine.owner, !machine.isGone(owner) { return .forward(owner) }
-                guard !node.isDraining else { return .moved }
-                machine.role = .acquiring
-                machine.waiting.append(waiting)
-                return .acquire
+            case .acquiring, .steppingDown, .following:
+                return notOwning(&machine, onlyHere: onlyHere, waiting: waiting)
             }
         }
         switch next {
@@ -71,10 +63,7 @@ extension ClusteredStore {
                     status: status, code: code, message: message,
                     fields: status == 503 ? [HTTPField(name: "Retry-After", value: "1")] : []))
             case .answered(.moved), .ownerGone:
-                machine.withLock { machine in
-                    if machine.owner == owner { machine.owner = nil }
-                    if case .ownerGone = outcome { machine.goneOwner = (owner, MonotonicClock.nowNs() + Self.goneOwnerPauseNs) }
-                }
+                forget(owner, gone: outcome.isOwnerGone)
                 retry(again, waiter: waiter, deadlineNs: deadlineNs, afterMs: 20)
             case .failed(let error):
                 Self.fail(waiter, .clusterUnreachable(error))
@@ -82,15 +71,42 @@ extension ClusteredStore {
                 // The owner reads its inbox but does not answer (paused, overloaded): ask Redis who owns the store
                 // next time (its lease runs out if it is stuck). A keyed action is safe to send again: its key
                 // answers it if the owner applied it; without a key it may have been applied, so it is not resent.
-                machine.withLock { machine in
-                    if machine.owner == owner { machine.owner = nil }
-                }
+                forget(owner, gone: false)
                 if note != nil {
                     retry(again, waiter: waiter, deadlineNs: deadlineNs, afterMs: 20)
                 } else {
                     Self.fail(waiter, .ownerDidNotAnswer)
                 }
             }
+        }
+    }
+
+    /// What an action (or a reset) does, under the lock, when this node does not own the store: wait for the role to
+    /// settle (`waiting` runs again then), go to the owner it knows, or take the lease (not while the node drains).
+    /// `onlyHere`: forwarded to this node, so it must not travel again (`moved`).
+    private func notOwning(_ machine: inout Machine, onlyHere: Bool, waiting: Waiting) -> ClusterNext {
+        switch machine.role {
+        case .owning:
+            preconditionFailure("notOwning is called for a store this node does not own")
+        case .acquiring, .steppingDown:
+            machine.waiting.append(waiting)
+            return .done
+        case .following:
+            if onlyHere { return .moved }
+            if let owner = machine.owner, !machine.isGone(owner) { return .forward(owner) }
+            guard !node.isDraining else { return .moved }
+            machine.role = .acquiring
+            machine.waiting.append(waiting)
+            return .acquire
+        }
+    }
+
+    /// The node holding `owner` (a lease value) did not take a forwarded action: ask Redis who owns the store next
+    /// time; `gone` (nobody reads its inbox): do not ask it again for ``goneOwnerPauseNs``.
+    private func forget(_ owner: String, gone: Bool) {
+        machine.withLock { machine in
+            if machine.owner == owner { machine.owner = nil }
+            if gone { machine.goneOwner = (owner, MonotonicClock.nowNs() + Self.goneOwnerPauseNs) }
         }
     }
 
@@ -137,15 +153,8 @@ extension ClusteredStore {
                     .restoringInitialState, completion: { reply(.success(StateReply(version: $0.version, state: TypedStore<R>.encode($0.state)))) },
                     notWritten: { reply(.failure(.notWritten($0))) })
                 return .done
-            case .acquiring, .steppingDown:
-                machine.waiting.append(Waiting(again: again, fail: { reply(.failure($0)) }))
-                return .done
-            case .following:
-                if onlyHere { return .moved }
-                if let owner = machine.owner, !machine.isGone(owner) { return .forward(owner) }
-                machine.role = .acquiring
-                machine.waiting.append(Waiting(again: again, fail: { reply(.failure($0)) }))
-                return .acquire
+            case .acquiring, .steppingDown, .following:
+                return notOwning(&machine, onlyHere: onlyHere, waiting: Waiting(again: again, fail: { reply(.failure($0)) }))
             }
         }
         switch next {
@@ -162,16 +171,11 @@ extension ClusteredStore {
                 case .answered(.refused(let status, let code, let message)):
                     reply(.failure(APIError(status: status, code: code, message: message)))
                 case .answered(.moved), .ownerGone:
-                    machine.withLock { machine in
-                        if machine.owner == owner { machine.owner = nil }
-                        if case .ownerGone = outcome { machine.goneOwner = (owner, MonotonicClock.nowNs() + Self.goneOwnerPauseNs) }
-                    }
+                    forget(owner, gone: outcome.isOwnerGone)
                     retry(again, waiter: waiter, deadlineNs: deadlineNs, afterMs: 20)
                 case .failed(let error): reply(.failure(.clusterUnreachable(error)))
                 case .timedOut:
-                    machine.withLock { machine in
-                        if machine.owner == owner { machine.owner = nil }
-                    }
+                    forget(owner, gone: false)
                     reply(.failure(.ownerDidNotAnswer))
                 }
             }

@@ -35,15 +35,8 @@ extension ClusteredStore {
             base = StoredSnapshot(version: UInt64(version), state: json)
         }
         let rows = Self.rows(replies[2]).filter { $0.version > base.version }
-        let newest = rows.last?.version ?? base.version
-        let keepFrom = newest > UInt64(historySize) ? newest - UInt64(historySize) : 0
-        var versions: [(version: UInt64, json: [UInt8])] = []
-        let view = try TypedStore<R>.replay(base, rows, store: name) { snapshot in
-            if snapshot.version >= keepFrom { versions.append((snapshot.version, TypedStore<R>.encode(snapshot.state))) }
-        }
-        let fanout = StoreFanout(
-            storeName: name, historySize: historySize, epoch: epoch, version: versions[0].version, initialJSON: versions[0].json)
-        for (version, json) in versions.dropFirst() { fanout.stateChanged(version: version, json: json) }
+        let (view, fanout) = try TypedStore<R>.recovered(
+            name: name, base: base, rows: rows, historySize: historySize, epoch: epoch)
         let clustered = ClusteredStore(
             name: name, node: node, fanout: fanout, view: view, initialState: state, executor: executor, decoded: decoded,
             logging: logging, logger: logger)

@@ -47,9 +47,12 @@ extension ClusteredStore {
                     release(lease)
                     return settle(.following, failing: .storeUnavailable)
                 }
-                let viewVersion = machine.withLock { $0.view.version }
-                if UInt64(version) < viewVersion, !machine.withLock({ $0.warnedLoss }) {
-                    machine.withLock { $0.warnedLoss = true }
+                let (viewVersion, firstLoss) = machine.withLock { machine in
+                    let behind = UInt64(version) < machine.view.version && !machine.warnedLoss
+                    if behind { machine.warnedLoss = true }
+                    return (machine.view.version, behind)
+                }
+                if firstLoss {
                     logger.error(
                         "cluster node \(node.name): Redis holds store \(name) at version \(version), behind the \(viewVersion) "
                             + "this node saw committed: Redis lost data (FLUSHALL, a restart without AOF, or appendfsync "

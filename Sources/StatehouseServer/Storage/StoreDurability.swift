@@ -49,9 +49,6 @@ final class StoreDurability: Sendable {
         guard isFailing.load(ordering: .acquiring) else { return nil }
         return failing.withLock { $0 }
     }
-
-    /// How long an idempotency key's outcome is kept.
-    var keyTtl: Duration { .seconds(configuration.keyTtlSeconds) }
 }
 
 /// Where a durable store is written: its database and its row there. Kept by the store for its life (one reference).

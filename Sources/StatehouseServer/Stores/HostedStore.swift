@@ -63,6 +63,16 @@ final class HostedStore: Sendable {
         if case .cluster(let link) = backing { return link.member }
         return nil
     }
+
+    /// How long an idempotency key's outcome is kept, seconds, when the store writes keys (its database's or its
+    /// cluster's `keyTtlSeconds`); nil for a store in memory (the cache's default).
+    var keyTtlSeconds: Int? {
+        switch backing {
+        case .durable(let persistence): persistence.durability.configuration.keyTtlSeconds
+        case .cluster(let link): link.member.keyTtlSeconds
+        case nil: nil
+        }
+    }
     private let operations: Operations
     /// What a store keeps behind one lock: the idempotency cache (made on the first keyed action, see
     /// ``idempotency``) and the count of refused actions by error code (an error path: a lock is cheap enough). One
@@ -101,13 +111,7 @@ final class HostedStore: Sendable {
     var idempotency: IdempotencyCache {
         sideTables.withLock { tables in
             if let cache = tables.idempotency { return cache }
-            let cache = if let persistence {
-                IdempotencyCache(ttl: persistence.durability.keyTtl)
-            } else if let ttl = cluster?.keyTtlSeconds {
-                IdempotencyCache(ttl: .seconds(ttl))
-            } else {
-                IdempotencyCache()
-            }
+            let cache = keyTtlSeconds.map { IdempotencyCache(ttl: .seconds($0)) } ?? IdempotencyCache()
             tables.idempotency = cache
             return cache
         }

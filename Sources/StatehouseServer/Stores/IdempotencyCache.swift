@@ -93,13 +93,9 @@ final class IdempotencyCache: Sendable {
     /// `capacity` the oldest are forgotten at once, as they would have been.
     func restore(_ keys: [StoredKey], nowMs: Int64) {
         let now = ContinuousClock.now
-        let ttl = ttl
         table.withLock { table in
             for key in keys {
-                let remaining = Duration.milliseconds(max(0, key.expiresMs - nowMs))
-                table.entries[key.key] = Entry(
-                    fingerprint: key.fingerprint, created: now - (ttl - min(ttl, remaining)),
-                    outcome: .reduced(StateReply(version: key.version, state: key.state)), waiters: [])
+                table.keep(key, now: now, nowMs: nowMs)
                 table.order.append(key.key)
             }
             table.evict(now: now)
@@ -113,15 +109,9 @@ extension IdempotencyCache {
     /// the table is over capacity the restored keys, soonest to expire first, are forgotten before any of them.
     func restoreMissing(_ keys: [StoredKey], nowMs: Int64) {
         let now = ContinuousClock.now
-        let ttl = ttl
         table.withLock { table in
             let missing = keys.filter { table.entries[$0.key] == nil }.sorted { $0.expiresMs < $1.expiresMs }
-            for key in missing {
-                let remaining = Duration.milliseconds(max(0, key.expiresMs - nowMs))
-                table.entries[key.key] = Entry(
-                    fingerprint: key.fingerprint, created: now - (ttl - min(ttl, remaining)),
-                    outcome: .reduced(StateReply(version: key.version, state: key.state)), waiters: [])
-            }
+            for key in missing { table.keep(key, now: now, nowMs: nowMs) }
             table.order.insert(contentsOf: missing.map(\.key), at: table.orderStart)
             table.evict(now: now)
         }
@@ -129,6 +119,15 @@ extension IdempotencyCache {
 }
 
 extension IdempotencyCache.Table {
+    /// Holds a stored key's outcome (its place in `order` is the caller's), dated so that it expires at its
+    /// `expiresMs` (ms since 1970, as of `nowMs`), as it would have where it was first answered.
+    fileprivate mutating func keep(_ key: StoredKey, now: ContinuousClock.Instant, nowMs: Int64) {
+        let remaining = Duration.milliseconds(max(0, key.expiresMs - nowMs))
+        entries[key.key] = IdempotencyCache.Entry(
+            fingerprint: key.fingerprint, created: now - (ttl - min(ttl, remaining)),
+            outcome: .reduced(StateReply(version: key.version, state: key.state)), waiters: [])
+    }
+
     fileprivate mutating func lookUp(_ key: String, fingerprint: UInt64, waiter: IdempotencyCache.Waiter) -> IdempotencyCache.Lookup {
         let now = ContinuousClock.now
         if let entry = entries[key], now - entry.created < ttl {

@@ -17,8 +17,7 @@ final class IdempotencyNote: Sendable {
 
     /// The note of a new key for `store` when it is durable or of a cluster (nil otherwise: only a journal reads notes).
     static func forDurable(_ store: HostedStore, key: String, fingerprint: UInt64) -> IdempotencyNote? {
-        guard let ttlSeconds = store.persistence?.durability.configuration.keyTtlSeconds ?? store.cluster?.keyTtlSeconds
-        else { return nil }
+        guard let ttlSeconds = store.keyTtlSeconds else { return nil }
         let ttlMs = Int64(ttlSeconds) * 1_000
         return IdempotencyNote(key: key, fingerprint: fingerprint, expiresMs: StorageClock.nowMs + ttlMs)
     }

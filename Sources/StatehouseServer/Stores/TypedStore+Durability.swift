@@ -80,6 +80,25 @@ extension TypedStore {
         return Snapshot(version: version, state: state)
     }
 
+    /// The state `rows` lead to from `base` (``replay(_:_:store:each:)``), and a fan-out in `epoch` whose history holds
+    /// the last `historySize` versions on the way: how a durable store is recovered from its database and how a cluster
+    /// node builds its view of a store from Redis.
+    /// - Throws: ``RecoveryError`` as ``replay(_:_:store:each:)``.
+    static func recovered(
+        name: String, base: StoredSnapshot, rows: [JournalRow], historySize: Int, epoch: String
+    ) throws(RecoveryError) -> (snapshot: Snapshot<R.State>, fanout: StoreFanout) {
+        let newest = rows.last?.version ?? base.version
+        let keepFrom = newest > UInt64(historySize) ? newest - UInt64(historySize) : 0
+        var versions: [(version: UInt64, json: [UInt8])] = []
+        let snapshot = try replay(base, rows, store: name) { snapshot in
+            if snapshot.version >= keepFrom { versions.append((snapshot.version, encode(snapshot.state))) }
+        }
+        let fanout = StoreFanout(
+            storeName: name, historySize: historySize, epoch: epoch, version: versions[0].version, initialJSON: versions[0].json)
+        for (version, json) in versions.dropFirst() { fanout.stateChanged(version: version, json: json) }
+        return (snapshot, fanout)
+    }
+
     /// Applies one journaled change to `state`: a reset's state, or an action through the reducer (its effect is not
     /// run). Recovery and a cluster node's view of a store it does not own both do this.
     /// - Throws: ``RecoveryError`` when the action or state does not decode.

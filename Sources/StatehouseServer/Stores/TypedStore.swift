@@ -89,19 +89,14 @@ final class TypedStore<R: ServableReducer>: Sendable {
             return
         }
         var recovered = Snapshot(version: 0, state: state)
-        var versions: [(version: UInt64, json: [UInt8])] = [(0, Self.encode(state))]
         if let recovery {
-            let newest = recovery.rows.last?.version ?? recovery.base.version
-            let keepFrom = newest > UInt64(historySize) ? newest - UInt64(historySize) : 0
-            versions = []
-            recovered = try Self.replay(recovery.base, recovery.rows, store: name) { snapshot in
-                if snapshot.version >= keepFrom { versions.append((snapshot.version, Self.encode(snapshot.state))) }
-            }
+            (recovered, fanout) = try Self.recovered(
+                name: name, base: recovery.base, rows: recovery.rows, historySize: historySize, epoch: persistence.epoch)
+        } else {
+            fanout = StoreFanout(
+                storeName: name, historySize: historySize, epoch: persistence.epoch, version: 0,
+                initialJSON: Self.encode(state))
         }
-        fanout = StoreFanout(
-            storeName: name, historySize: historySize, epoch: persistence.epoch, version: versions[0].version,
-            initialJSON: versions[0].json)
-        for (version, json) in versions.dropFirst() { fanout.stateChanged(version: version, json: json) }
         _ = Self.seed(cached, recovered)
         store = Store(
             reducer: R(), state: state, name: name, lineLogger: log, logging: logging, executor: executor,

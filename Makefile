@@ -105,7 +105,7 @@ MODE ?= quick
 autobahn:
 	scripts/autobahn $(MODE)
 
-# Coverage-guided fuzzing (libFuzzer + ASan) of the HTTP request parser, the WebSocket reader and the JSON module,
+# Coverage-guided fuzzing (libFuzzer + ASan) of every parser of client bytes (`scripts/fuzz list` names the targets),
 # FUZZ_SECONDS per target; crashing inputs are kept under Fuzz/crashes/. See docs/conformance.md.
 FUZZ_SECONDS ?= 60
 fuzz:

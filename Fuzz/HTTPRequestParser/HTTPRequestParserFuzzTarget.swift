@@ -1,4 +1,4 @@
-// libFuzzer target for HTTPRequestParser, compiled together with Sources/HTTP1 by scripts/fuzz.
+// libFuzzer target for HTTPRequestParser, linked with the HTTP1 module by scripts/fuzz.
 //
 // Input: byte 0 picks the split (see fuzzSplits), the rest is what a client sends. Each input is parsed twice,
 // in one feed and in the chosen split, each followed by finish(), and these must hold:
@@ -10,6 +10,8 @@
 //   except that a request that is both malformed and over a size limit may end in 400 one way and 413/431 the
 //   other: llhttp reports a span (target, field, body) only when it ends or the feed ends, so where the feed ends
 //   decides whether the limit check sees those bytes before llhttp sees the syntax error (docs/conformance.md).
+
+@testable import HTTP1
 
 /// The limits of the runs: small, so 413 and 431 paths are reached by small inputs.
 private let fuzzLimits = HTTPParserLimits(maxHeaderBytes: 1024, maxBodyBytes: 2048)

@@ -1,5 +1,5 @@
 // libFuzzer target for the JSON module (JSONValue parsing and serialization, RFC 6901 pointers, RFC 6902 patches),
-// compiled together with Sources/JSON by scripts/fuzz.
+// linked with the JSON module by scripts/fuzz.
 //
 // Input: byte 0 picks the mode (its value mod 3), the rest is the text:
 // - 0, a JSON text: parsing it never crashes or traps, nor takes more than libFuzzer's -timeout; when it parses,
@@ -10,6 +10,8 @@
 // - 2, a document and a patch separated by the first newline: the patch (when it is a valid RFC 6902 array) applied
 //   to the document never traps; when it applies, the differ's patch from the document to the result, applied to the
 //   document, gives the result again, and serializing and parsing that patch gives the same operations.
+
+@testable import JSON
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

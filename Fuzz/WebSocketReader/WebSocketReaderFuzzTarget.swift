@@ -1,4 +1,4 @@
-// libFuzzer target for WebSocketReader (and UTF8Validator), compiled together with Sources/WebSocket by scripts/fuzz.
+// libFuzzer target for WebSocketReader (and UTF8Validator), linked with the WebSocket module by scripts/fuzz.
 //
 // Input: byte 0 picks the split (see fuzzSplits), the rest is what a client sends after the handshake. It is read
 // by `WebSocketReader(role: .server, maxMessageBytes: 65536)` twice, in one read and in the chosen split, and:
@@ -8,6 +8,8 @@
 // - control payloads are ≤ 125 bytes, data messages ≤ 65536 bytes;
 // - both runs give the same messages and failure;
 // - UTF8Validator, fed the same split, accepts the input exactly when `String(validating:as:)` does.
+
+@testable import WebSocket
 
 private let fuzzMaxMessageBytes = 65536
 

@@ -50,30 +50,16 @@ extension HTTPSession {
     /// 10,000) entries, as JSON lines (`application/x-ndjson`), oldest first; 404 `not_durable` for a store in memory.
     func readLog(_ request: HTTPRequest, from store: HostedStore) {
         let headOnly = request.method == "HEAD"
-        let query = QueryParameters(request.query)
-        var since: UInt64 = 0
-        var limit = 1_000
-        do throws(APIError) {
-            if let unknown = query.unknown(["since", "limit"]).first {
-                throw StreamRequest.invalid("Unknown query parameter \(JSONText.quoted(unknown)); /log takes since and limit.")
-            }
-            if let text = query["since"] {
-                guard let value = UInt64(text) else { throw StreamRequest.invalid("since must be an unsigned integer (a version).") }
-                since = min(value, UInt64(Int64.max))  // versions never get that far; SQLite's integers are signed
-            }
-            if let text = query["limit"] {
-                guard let value = Int(text), (1...10_000).contains(value) else {
-                    throw StreamRequest.invalid("limit must be an integer from 1 to 10000.")
-                }
-                limit = value
-            }
+        let log: LogRequest
+        do {
+            log = try LogRequest(QueryParameters(request.query))
         } catch {
             return send(error: error, keepAlive: request.keepAlive, headOnly: headOnly)
         }
         guard let persistence = store.persistence else {
             return send(error: store.cluster != nil ? .logInRedis(store.name) : .notDurable(store.name), keepAlive: request.keepAlive, headOnly: headOnly)
         }
-        answerOffLoop(request, headOnly: headOnly) { [since, limit] in
+        answerOffLoop(request, headOnly: headOnly) { [since = log.since, limit = log.limit] in
             do {
                 let rows = try persistence.durability.database.log(storeID: persistence.storeID, since: since, limit: limit)
                 var body: [UInt8] = []

@@ -3,48 +3,6 @@ import JSON
 
 /// Client messages: `action` (+Actions), `resync`, and on the multiplexed `/ws` also `subscribe` / `unsubscribe`.
 extension WebSocketSession {
-    /// The fields every client message may carry, read before the store-specific action decoding.
-    private struct Header {
-        var type: String?
-        var ref: String?
-        var store: String?
-        var id: String?
-        var path: String?
-        var format: String?
-        var epoch: String?
-        var since: UInt64?
-
-        /// What is wrong with a message's fields: one sentence naming the field and what it must be.
-        struct Problem: Error {
-            let message: String
-        }
-
-        /// The fields of `object` (null counts as absent).
-        /// - Throws: ``Problem`` for the first field with the wrong JSON type.
-        init(_ object: JSONObject) throws(Problem) {
-            func string(_ key: String) throws(Problem) -> String? {
-                switch object[key] {
-                case nil, .null?: return nil
-                case .string(let text)?: return text
-                default: throw Problem(message: "\"\(key)\" must be a string.")
-                }
-            }
-            (type, ref, store, id) = (try string("type"), try string("ref"), try string("store"), try string("id"))
-            (path, format, epoch) = (try string("path"), try string("format"), try string("epoch"))
-            switch object["since"] {
-            case nil, .null?: since = nil
-            case .number(let number)?:
-                guard let value = UInt64(number.description) ?? UInt64(exactly: number.doubleValue) else {
-                    throw Problem(message: Self.sinceProblem)
-                }
-                since = value
-            default: throw Problem(message: Self.sinceProblem)
-            }
-        }
-
-        private static let sinceProblem = "\"since\" must be a version: an integer from 0 to 2^64-1."
-    }
-
     /// The longest `ref` and subscription `id` a client message may carry, in bytes (idempotency keys: the same bound,
     /// checked by the idempotency gate).
     static let maxIdentifierBytes = 255
@@ -72,9 +30,9 @@ extension WebSocketSession {
             }
             return reject(nil, message)
         }
-        let header: Header
+        let header: ClientMessageHeader
         do {
-            header = try Header(object)
+            header = try ClientMessageHeader(object)
         } catch {
             // A field with the wrong type: on a store's socket the store's decoder explains (it names the field).
             if let store = home { return handleAction(object, in: store, ticket: takeTicket()) }
@@ -124,7 +82,7 @@ extension WebSocketSession {
 
     /// The store an action goes to: `store` on `/ws` (required), or the connection's own store; nil when it was
     /// refused (answered under `ticket`).
-    private func target(_ header: Header, ticket: UInt64) -> HostedStore? {
+    private func target(_ header: ClientMessageHeader, ticket: UInt64) -> HostedStore? {
         guard let name = header.store ?? home?.name else {
             answer(ticket, Self.invalid(header.ref, sub: nil, "On /ws an action names its \"store\"."))
             return nil
@@ -144,7 +102,7 @@ extension WebSocketSession {
 
     /// `{"type":"subscribe","id":"s1","store":…,"path":…,"format":…,"epoch":…,"since":…}` on `/ws`. Every error
     /// names the subscription (`"sub"`) when the message had an id.
-    private func subscribe(_ header: Header) {
+    private func subscribe(_ header: ClientMessageHeader) {
         let sub = header.id
         guard home == nil else {
             return reject(nil, sub: sub, "Subscriptions are made on /ws; this connection has its store already.")
@@ -164,14 +122,9 @@ extension WebSocketSession {
         guard let store = context.stores[name] else {
             return sendMessage(WireMessage.error(ref: nil, .storeNotFound(name), sub: id))
         }
-        var fields: [String: String] = [:]
-        fields["path"] = header.path
-        fields["format"] = header.format
-        fields["epoch"] = header.epoch
-        fields["since"] = header.since.map(String.init)
         let request: StreamRequest
         do {
-            request = try StreamRequest(QueryParameters(fields))
+            request = try StreamRequest(header.streamQuery)
         } catch {
             return sendMessage(WireMessage.error(ref: nil, error, sub: id))
         }

@@ -50,6 +50,25 @@ extension ServerTests {
             }
         }
 
+        /// Found by the wire fuzz target: a query value was echoed as it came, so a decoded line break split the message.
+        @Test func aRefusedQueryValueIsQuotedInTheMessage() async throws {
+            try await TestServer.with { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                for (target, quoted) in [
+                    ("/stores/counter/actions?wait=a%0D%0Ab", #"wait="a\r\nb""#),
+                    ("/stores/counter/events?format=x%0Ay", #"format="x\ny""#),
+                ] {
+                    let method = target.hasSuffix("y") ? "GET" : "POST"
+                    let response = try client.request(method, target, body: method == "POST" ? #"{"type":"increment"}"# : nil)
+                    #expect(response.status == 400)
+                    let message = (try response.json()["error"] as? [String: Any])?["message"] as? String ?? ""
+                    #expect(message.hasPrefix(quoted), "\(message)")
+                    #expect(!message.contains("\n") && !message.contains("\r"))
+                }
+            }
+        }
+
         @Test func resetRestoresTheInitialStateAndStopsEffects() async throws {
             try await TestServer.with { server in
                 let client = try TestHTTPClient(port: server.port)

@@ -33,7 +33,8 @@ enum ActionWait: Equatable {
             }
             self = .settled(.milliseconds(timeoutMs))
         case let other?:
-            throw Self.invalid("wait=\(other) is not supported; use wait=settled, or leave wait out to answer once reduced.")
+            throw Self.invalid(
+                "wait=\(JSONText.quoted(other)) is not supported; use wait=settled, or leave wait out to answer once reduced.")
         }
     }
 

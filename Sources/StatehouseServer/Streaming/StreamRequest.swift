@@ -20,7 +20,8 @@ struct StreamRequest: Equatable {
         switch query["format"] {
         case nil, "state": channel.format = .full
         case "patch": channel.format = .patch
-        case let other?: throw Self.invalid("format=\(other) is not supported; use format=state (default) or format=patch.")
+        case let other?:
+            throw Self.invalid("format=\(JSONText.quoted(other)) is not supported; use format=state (default) or format=patch.")
         }
         if let path = query["path"] {
             do {

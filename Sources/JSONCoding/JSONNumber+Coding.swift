@@ -28,8 +28,8 @@ extension JSONNumber {
     }
 
     /// The number as `Float` or `Double`, correctly rounded; nil when it overflows to infinity or underflows to
-    /// zero from a text with a non-zero digit (`1e39` as `Float`, `1e-400`, and also `0e5`), as
-    /// swift-foundation's `JSONDecoder` rejects them.
+    /// zero from a text whose significand has a non-zero digit (`1e39` as `Float`, `1e-400`), as
+    /// swift-foundation's `JSONDecoder` rejects them. A zero written with an exponent (`0e5`) is zero.
     func floatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(as type: T.Type) -> T? {
         if let short = shortInteger, short.magnitude < 1_000_000_000_000_000 {
             return T(short)  // below 10^15: exact in Double; correctly rounded in Float, like strtof
@@ -108,11 +108,14 @@ extension JSONNumber {
         return value
     }
 
-    /// Whether the text has no digit 1–9 at all. Like Foundation this includes the exponent, so `0e5`, which
-    /// reads as zero, counts as an underflow and is rejected.
+    /// Whether the significand (the text before any `e`/`E`) has no digit 1–9: the number is exactly zero
+    /// (`0e5`, `0.0e-400`, `-0e999`), not an underflow. Foundation differs here, and not by one rule: it refuses
+    /// `0e1`…`0e9` and `0.00e22` but accepts `0e10`, `0e999` and `0.0e23` (checked with swift-foundation 6.3.1;
+    /// docs/conformance.md, the actions target).
     private static func isZeroText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes where byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") {
-            return false
+        for byte in bytes {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return true }
+            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return false }
         }
         return true
     }

@@ -42,13 +42,26 @@ import Testing
 
     @Test func floatingPointAcceptsAnyRepresentableNumber() {
         let texts = [
-            "0", "-0", "1", "0.1", "1e39", "-1e39", "3.4028235e38", "3.4028236e38", "1e-50", "1e-46", "0e5",
-            "0.000", "1e308", "1e309", "1e-400", "4.9e-324", "2.4e-324", "123456789012345678901234567890",
+            "0", "-0", "1", "0.1", "1e39", "-1e39", "3.4028235e38", "3.4028236e38", "1e-50", "1e-46",
+            "0.000", "0e10", "0e-5", "0.0e23", "1e308", "1e309", "1e-400", "4.9e-324", "2.4e-324", "123456789012345678901234567890",
             "0.30000000000000004", "16777217", "9007199254740993", "\"1\"", "null", "false",
         ]
         expectAgreement(Double.self, texts)
         expectAgreement(Float.self, texts)
         expectAgreement([Float?].self, texts.map { "[\($0)]" })
+    }
+
+    /// A zero written with an exponent is zero here; Foundation refuses some such texts (`0e1`…`0e9`, `0.00e22`) and
+    /// accepts others (`0e10`, `0e999`): the one difference on numbers, found by the actions fuzz target.
+    @Test func zeroWithAnExponentIsZero() {
+        for text in ["0e5", "-0e1", "0.00e22", "0e999", "0E-400", "0.0e+9"] {
+            #expect(Oracle.ours(Double.self, text) == .value(0), "\(text)")
+            #expect(Oracle.ours(Float.self, text) == .value(0), "\(text)")
+        }
+        #expect(Oracle.foundation(Double.self, "0e5") != .value(0))  // Foundation's quirk, so the test can fail
+        for text in ["1e-400", "0.5e-400", "1e-46"] {
+            #expect(Oracle.ours(Float.self, text) == Oracle.foundation(Float.self, text), "\(text)")
+        }
     }
 
     @Test func boolsAndStringsAreStrict() {

@@ -13,7 +13,7 @@ struct RequestTarget {
         let origin = Self.originForm(of: target)
         if let mark = origin.utf8.firstIndex(of: UInt8(ascii: "?")) {
             path = String(origin[..<mark])
-            query = String(origin[origin.index(after: mark)...])
+            query = String(origin[origin.utf8.index(after: mark)...])  // a UTF-8 step: "?" may start a grapheme cluster
         } else {
             path = String(origin)
             query = nil
@@ -44,12 +44,35 @@ struct RequestTarget {
     /// The path-and-query part of a request-target: absolute-form (`http://host/path?q`, RFC 9112 §3.2.2), which a
     /// server must accept, is reduced to `/path?q`; origin-form is returned as is.
     static func originForm(of target: String) -> Substring {
-        if target.utf8.first == UInt8(ascii: "/") { return Substring(target) }
-        let lowered = target.prefix(8).lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return Substring(target) }
-        let afterScheme = target[target.index(target.startIndex, offsetBy: lowered.hasPrefix("http://") ? 7 : 8)...]
-        guard let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
-        return afterScheme[slash] == "?" ? Substring("/" + afterScheme[slash...]) : afterScheme[slash...]
+        // On UTF-8 code units throughout: a target's raw bytes may put a combining mark after `/` or `?`, and as
+        // Characters those would be one grapheme cluster with it.
+        let bytes = target.utf8
+        if bytes.first == UInt8(ascii: "/") { return Substring(target) }
+        let schemeLength: Int
+        if Self.starts(bytes, with: "http://") {
+            schemeLength = 7
+        } else if Self.starts(bytes, with: "https://") {
+            schemeLength = 8
+        } else {
+            return Substring(target)
+        }
+        let afterScheme = bytes.index(bytes.startIndex, offsetBy: schemeLength)
+        guard let slash = bytes[afterScheme...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
+        else { return "/" }
+        return bytes[slash] == UInt8(ascii: "?") ? Substring("/" + target[slash...]) : target[slash...]
+    }
+
+    /// Whether `bytes` start with `prefix` (lowercase ASCII), ignoring ASCII case (RFC 9110 §4.2.3: schemes).
+    private static func starts(_ bytes: String.UTF8View, with prefix: StaticString) -> Bool {
+        var index = bytes.startIndex
+        for expected in UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount) {
+            guard index != bytes.endIndex else { return false }
+            let byte = bytes[index]
+            guard byte == expected || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) && byte | 0x20 == expected
+            else { return false }
+            bytes.formIndex(after: &index)
+        }
+        return true
     }
 }
 

@@ -42,6 +42,11 @@ struct IdempotencyGate: Sendable {
         case refused(APIError)
     }
 
+    /// Whether `key` is a usable idempotency key: 1 to ``maxKeyBytes`` printable ASCII characters (space to `~`).
+    static func isValidKey(_ key: String) -> Bool {
+        (1...maxKeyBytes).contains(key.utf8.count) && key.utf8.allSatisfy(isKeyByte)
+    }
+
     /// Looks `key` up for an action whose identity is `fingerprint`.
     ///
     /// - Parameters:
@@ -51,7 +56,7 @@ struct IdempotencyGate: Sendable {
         key: String, field: String, fingerprint: UInt64, store: HostedStore, on loop: EventLoop,
         waiter: @escaping (IdempotencyCache.Outcome) -> Void
     ) -> Start {
-        guard (1...maxKeyBytes).contains(key.utf8.count), key.utf8.allSatisfy(isKeyByte) else {
+        guard isValidKey(key) else {
             return .refused(.invalidIdempotencyKey(field: field, maxBytes: maxKeyBytes))
         }
         let cache = store.idempotency  // only keyed actions make a store's cache

@@ -145,6 +145,9 @@ def main():
     # Bytes that are not UTF-8: an overlong slash and a lone continuation byte.
     with open(os.path.join(OUT, "target-invalid-utf8"), "wb") as f:
         f.write(bytes([2, 0]) + b"GET /stores/\xc0\xaf\x80?epoch=\xff&since=1")
+    # A combining mark (U+0301) right after the query's delimiters: one grapheme cluster with each.
+    with open(os.path.join(OUT, "target-combining-mark-in-query"), "wb") as f:
+        f.write(bytes([2, 0]) + "GET /stores/counter?since=1&\u0301epoch=x&a=\u0301b".encode())
 
 
 if __name__ == "__main__":

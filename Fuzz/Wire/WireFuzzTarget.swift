@@ -12,11 +12,12 @@
 // - 1, a WebSocket text message, read as a session reads it: JSON, the common fields (``ClientMessageHeader``), then
 //   an `action` through ``ClientMessageDecoding`` (its answer keeps the message's `ref`) or a `subscribe` through
 //   ``StreamRequest``; errors are 400 `invalid_message` or `invalid_query`.
-// - 2, `METHOD target` (a method is a token, as llhttp delivers it) and optionally a line feed and a `Last-Event-ID` value: the two ways of splitting a target give
-//   the same path and query; the route is matched (404, 405 with `Allow`, or 400 `invalid_store_name`); a store's
-//   name, percent-encoded again, matches the same route; the query is read as each endpoint reads it (reads, streams,
-//   actions' wait, `/log`, `access_token`), errors 400 `invalid_query`; a `Last-Event-ID` position prints and parses
-//   back to itself.
+// - 2, `METHOD target` (a method is a token, as llhttp delivers it) and optionally a line feed and a `Last-Event-ID`
+//   value: the two ways of splitting a target give the same path and query; the route is matched (404, 405 with
+//   `Allow`, or 400 `invalid_store_name`); a store's name, percent-encoded again, matches the same route; the query's
+//   parameters, percent-encoded again, read back the same; the query is read as each endpoint reads it (reads,
+//   streams, actions' wait, `/log`, `access_token`), errors 400 `invalid_query`; a `Last-Event-ID` position prints and
+//   parses back to itself.
 
 @testable import DemoReducers
 @testable import HTTP1
@@ -144,7 +145,7 @@ private func checkRequestTarget(_ input: [UInt8]) {
     checkQuery(QueryParameters(target.query), lastEventID: lastEventID)
     if let lastEventID, let position = StreamRequest.position(lastEventID) {
         let printed = "\(position.epoch)-\(position.version)"
-        fuzzCheck(StreamRequest.position(printed) == position, "Last-Event-ID \(printed.debugDescription) does not read back")
+        fuzzCheck(StreamRequest.position(printed) == position, "Last-Event-ID \(printed.debugDescription) differs")
     }
 }
 
@@ -153,7 +154,8 @@ private func checkRoute(method: String, path: String) {
     do {
         route = try Route.match(method: method, path: path)
     } catch {
-        fuzzCheckAPIError(error, statuses: [400, 404, 405], codes: ["invalid_store_name", "not_found", "method_not_allowed"])
+        let codes: Set<String> = ["invalid_store_name", "not_found", "method_not_allowed"]
+        fuzzCheckAPIError(error, statuses: [400, 404, 405], codes: codes)
         if error.status == 405 {
             fuzzCheck(error.fields.contains { $0.name == "Allow" }, "a 405 without Allow for \(method) \(path)")
         }
@@ -161,13 +163,11 @@ private func checkRoute(method: String, path: String) {
     }
     guard let name = storeName(of: route) else { return }
     // The name encoded byte by byte, in the path where it was: the same route.
-    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    let segments = Array(path.utf8).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        .map { String(decoding: $0, as: UTF8.self) }
     guard segments.count >= 3 else { return fuzzCheck(false, "store route \(route) from \(path.debugDescription)") }
-    let encoded = name.utf8.map { byte in
-        isUnreserved(byte) ? String(UnicodeScalar(byte)) : "%" + hex(byte)
-    }.joined()
-    let rebuilt = ([String(segments[0]), String(segments[1]), encoded] + segments.dropFirst(3).map(String.init))
-        .joined(separator: "/")
+    let encoded = percentEncoded(name)
+    let rebuilt = ([segments[0], segments[1], encoded] + segments.dropFirst(3)).joined(separator: "/")
     let reread = try? Route.match(method: method, path: rebuilt)
     fuzzCheck(reread == route, "\(rebuilt.debugDescription) matches \(String(describing: reread)), not \(route)")
     if ServerConfiguration.isValidStoreName(name) {
@@ -187,6 +187,15 @@ private func storeName(of route: Route) -> String? {
 
 private func checkQuery(_ query: QueryParameters, lastEventID: String?) {
     fuzzCheck(query["access_token"] == nil, "access_token is left among the parameters")
+    // Every name and value percent-encoded byte by byte and read again: the same parameters.
+    let names = query.unknown([])
+    let token = query.accessToken.map { [(name: "access_token", value: $0)] } ?? []
+    let pairs = names.map { (name: $0, value: query[$0] ?? "") } + token
+    let encoded = pairs.map { percentEncoded($0.name) + "=" + percentEncoded($0.value) }
+    let reread = QueryParameters(encoded.joined(separator: "&"))
+    fuzzCheck(reread.unknown([]) == names && names.allSatisfy { reread[$0] == query[$0] }
+        && reread.accessToken == query.accessToken,
+        "the query's parameters \(pairs) read back otherwise")
     let invalidQuery: Set<String> = ["invalid_query"]
     do {
         let read = try ReadRequest(query)
@@ -215,6 +224,11 @@ private func checkQuery(_ query: QueryParameters, lastEventID: String?) {
 
 private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self).debugDescription }
 
+/// Every byte of `text` but the unreserved ones as `%XX` (RFC 3986 §2.1).
+private func percentEncoded(_ text: String) -> String {
+    text.utf8.map { byte in isUnreserved(byte) ? String(UnicodeScalar(byte)) : "%" + hex(byte) }.joined()
+}
+
 /// RFC 9110 §5.6.2 tchar.
 private func isTokenCharacter(_ byte: UInt8) -> Bool {
     isUnreserved(byte) || Array("!#$%&'*+^`|".utf8).contains(byte)
@@ -223,8 +237,10 @@ private func isTokenCharacter(_ byte: UInt8) -> Bool {
 /// RFC 3986 §2.3: ALPHA / DIGIT / "-" / "." / "_" / "~".
 private func isUnreserved(_ byte: UInt8) -> Bool {
     switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-        UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        true
+    case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
         true
     default:
         false

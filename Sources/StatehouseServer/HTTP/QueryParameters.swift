@@ -9,10 +9,13 @@ struct QueryParameters {
 
     init(_ query: String?) {
         guard let query, !query.isEmpty else { return }
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = Self.decode(parts[0])
-            values[name] = parts.count > 1 ? Self.decode(parts[1]) : ""
+        // Split on the UTF-8 bytes `&` and `=`: as Characters, a combining mark after one would hide it.
+        for pair in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else {
+                values[Self.decode(pair)] = ""
+                continue
+            }
+            values[Self.decode(pair[..<equals])] = Self.decode(pair[pair.index(after: equals)...])
         }
         accessToken = values.removeValue(forKey: "access_token")
     }
@@ -28,8 +31,13 @@ struct QueryParameters {
     /// Names present that are not in `known`, sorted.
     func unknown(_ known: Set<String>) -> [String] { values.keys.filter { !known.contains($0) }.sorted() }
 
-    private static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
+    /// `+` as a space, then `%XX` decoded; text whose escapes do not decode (a bad `%`, or bytes that are not UTF-8)
+    /// is kept with only `+` replaced.
+    private static func decode(_ text: Substring.UTF8View) -> String {
+        var bytes = Array(text)
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "+") { bytes[index] = UInt8(ascii: " ") }
+        let spaced = String(decoding: bytes, as: UTF8.self)
+        guard bytes.contains(UInt8(ascii: "%")) else { return spaced }
         return spaced.removingPercentEncoding ?? spaced
     }
 }

@@ -1,3 +1,5 @@
+import DemoReducers
+import Redis
 import UVLoop
 @testable import StatehouseServer
 import Testing
@@ -105,5 +107,29 @@ import Testing
             let lookup = cache.begin(key, fingerprint: 2, on: loop, waiter: answered)
             if case .replay = lookup { #expect(kept, "\(key) kept") } else { #expect(!kept, "\(key) forgotten") }
         }
+    }
+
+    /// Found with the `cluster` fuzz target (its seeds `changes-length-huge`, `changes-version-negative`,
+    /// `answer-refused-*` and `forward-settle-*` trap or break a check before the fix): a row length near Int.max
+    /// overflowed the bounds check and a negative version trapped its conversion; a refusal's status went into the HTTP
+    /// status line as it came; a settle timeout was taken as it came; a negative version in a snapshot or acquire
+    /// reply (read inline before, now by `snapshot(_:)` and `acquireAnswer(_:)`) trapped.
+    @Test func valuesOutOfRangeAreNotMessagesNorTrap() throws {
+        let huge = Array(#"{"l":"a:1","t":1,"rows":[[1,"external",9223372036854775807]]}"#.utf8) + [0x0A, 0x78]
+        #expect(ClusterChanges(huge) == nil)
+        let negative = Array(#"{"l":"a:1","t":1,"rows":[[-1,"external",1]]}"#.utf8) + [0x0A, 0x78]
+        #expect(ClusterChanges(negative) == nil)
+        #expect(ClusterMessage(Array("{\"op\":\"answer\",\"ref\":7,\"status\":99999,\"code\":\"x\"}\n".utf8)) == nil)
+        let settle = Array("{\"op\":\"forward\",\"from\":\"a\",\"ref\":1,\"store\":\"s\",\"settleMs\":9223372036854775807}\n".utf8)
+        guard case .forward(let forward)? = ClusterMessage(settle) else {
+            Issue.record("not a forward")
+            return
+        }
+        #expect(forward.settleTimeoutMs == ActionWait.maxTimeoutMs)
+        #expect(ClusteredStore<Counter>.snapshot(.array([.bulk(Array("-1".utf8)), .bulk(Array("{}".utf8))])) == nil)
+        #expect(ClusteredStore<Counter>.snapshot(.array([.bulk(Array("5".utf8))])) == nil)
+        #expect(ClusteredStore<Counter>.acquireAnswer(.array([.integer(1), .integer(2), .integer(-1)])) == nil)
+        #expect(ClusteredStore<Counter>.acquireAnswer(.array([.integer(0), .null, .integer(.max)]))
+                == .held(holder: nil, pttlMs: .max))
     }
 }

@@ -261,6 +261,32 @@ extension ServerTests {
                     && line.contains(version) && line.contains(what) && !line.contains("\n"), "\(line)")
         }
 
+        /// Found with the `journal` fuzz target (its seeds `version-negative*` and `snapshot-only-newest` trap or break
+        /// a check before the fix): a snapshot at -1 (read as UInt64.max) trapped the start, and a snapshot past the
+        /// journal's end was silently skipped. A version stored as text was read as 0 (the error named a wrong gap).
+        @Test(arguments: [
+            ("UPDATE snapshots SET version = -1", "snapshot version"),
+            ("UPDATE journal SET version = 'three' WHERE version = 3", "journal version"),
+            ("INSERT INTO snapshots VALUES (1, 10, '{\"count\":10}', 0)", "journal ends at version 3"),
+        ])
+        func aVersionOutOfPlaceStopsTheStart(tamper: String, problem: String) async throws {
+            let directory = DataDirectory()
+            defer { directory.remove() }
+            try await TestServer.with(configure: Self.durable(directory)) { server in
+                let client = try TestHTTPClient(port: server.port)
+                defer { client.close() }
+                for _ in 0..<3 { _ = try Self.post(client, "counter", #"{"type":"increment"}"#) }
+            }
+            let connection = try Connection(path: directory.database, readOnly: false)
+            try connection.execute(tamper)
+            connection.close()
+            let error = Self.startError(directory, .init(name: "counter", reducer: "Counter"))
+            let line = error ?? "it started"
+            #expect(
+                error != nil && line.contains(directory.database) && line.contains("store counter")
+                    && line.contains(problem) && line.contains("damaged") && !line.contains("\n"), "\(line)")
+        }
+
         @Test func aStoreWhoseReducerChangedStopsTheStart() async throws {
             let directory = DataDirectory()
             defer { directory.remove() }

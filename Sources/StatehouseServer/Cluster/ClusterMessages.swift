@@ -50,7 +50,8 @@ enum ClusterMessage: Sendable {
         }
     }
 
-    /// Reads a message; nil when it is not one (a node of another release: ignored).
+    /// Reads a message; nil when it is not one (a node of another release: ignored), or when a refusal's status is not
+    /// 400...599. A settle timeout is clamped to 0...``ActionWait/maxTimeoutMs``.
     init?(_ bytes: [UInt8]) {
         guard let newline = bytes.firstIndex(of: 0x0A),
             let header = try? JSONValue(parsing: Array(bytes[..<newline])).objectValue,
@@ -65,12 +66,14 @@ enum ClusterMessage: Sendable {
             forward.actions = body
             forward.key = header["key"]?.stringValue
             forward.fingerprint = header["fp"]?.stringValue.flatMap { UInt64($0) } ?? 0
-            forward.settleTimeoutMs = header["settleMs"]?.numberValue?.intValue
+            // Clamped to what a client may ask for (ActionWait.maxTimeoutMs).
+            forward.settleTimeoutMs = header["settleMs"]?.numberValue?.intValue.map { min(max($0, 0), ActionWait.maxTimeoutMs) }
             self = .forward(forward)
         case "answer":
             if header["moved"] == .bool(true) {
                 self = .answer(ref: ref, .moved)
             } else if let status = header["status"]?.numberValue?.intValue {
+                guard (400...599).contains(status) else { return nil }  // a refusal is an HTTP error status
                 self = .answer(
                     ref: ref,
                     .refused(
@@ -126,9 +129,9 @@ struct ClusterChanges: Sendable {
         var rows: [ClusterRow] = []
         for entry in entries {
             guard case .array(let parts) = entry, parts.count == 3,
-                let version = parts[0].numberValue?.intValue, let originName = parts[1].stringValue,
+                let version = parts[0].numberValue?.intValue, version >= 0, let originName = parts[1].stringValue,
                 let origin = JournalOrigin(name: originName), let length = parts[2].numberValue?.intValue,
-                length >= 0, at + length <= bytes.count
+                length >= 0, length <= bytes.count - at
             else { return nil }
             rows.append(ClusterRow(version: UInt64(version), origin: origin, action: Array(bytes[at..<at + length])))
             at += length

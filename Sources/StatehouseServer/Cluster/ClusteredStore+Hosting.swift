@@ -30,10 +30,7 @@ extension ClusteredStore {
                 store: name, version: 0,
                 problem: "Redis holds it for reducer \(meta[1].string ?? "?"), not \(reducerName); rename the store")
         }
-        var base = StoredSnapshot(version: 0, state: TypedStore<R>.encode(state))
-        if let snapshot = replies[1].array, let version = snapshot[0].integer, let json = snapshot[1].bytes {
-            base = StoredSnapshot(version: UInt64(version), state: json)
-        }
+        let base = Self.snapshot(replies[1]) ?? StoredSnapshot(version: 0, state: TypedStore<R>.encode(state))
         let rows = Self.rows(replies[2]).filter { $0.version > base.version }
         let (view, fanout) = try TypedStore<R>.recovered(
             name: name, base: base, rows: rows, historySize: historySize, epoch: epoch)
@@ -89,6 +86,15 @@ extension ClusteredStore {
             guard let origin, let action else { return nil }
             return JournalRow(version: version, origin: origin, action: action, timeMs: ms)
         }
+    }
+
+    /// The snapshot of an `HMGET snapshot version state` reply; nil when there is none (or it is not one: a version
+    /// that is not an integer from 0 to Int64.max, no state).
+    static func snapshot(_ reply: RedisReply) -> StoredSnapshot? {
+        guard let parts = reply.array, parts.count == 2, let version = parts[0].integer, version >= 0,
+            let json = parts[1].bytes
+        else { return nil }
+        return StoredSnapshot(version: UInt64(version), state: json)
     }
 
     /// Binds actions to this store: run here when this node owns it, else forwarded (``run(_:_:waiter:note:deadlineNs:)``).

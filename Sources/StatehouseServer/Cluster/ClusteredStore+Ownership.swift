@@ -19,7 +19,7 @@ extension ClusteredStore {
         node.control.submit({
             [
                 [Array("FCALL".utf8), ClusterFunctions.acquire, Array("3".utf8), keys.lease, keys.fence, keys.meta, nodeName, leaseMs],
-                [Array("XRANGE".utf8), keys.log, Array("\(from + 1)-0".utf8), Array("+".utf8)],
+                [Array("XRANGE".utf8), keys.log, Array("\(from < .max ? from + 1 : from)-0".utf8), Array("+".utf8)],
                 [Array("HGETALL".utf8), keys.keys],
             ]
         }) { [self] result in
@@ -28,19 +28,22 @@ extension ClusteredStore {
                 settle(.following, failing: .clusterUnreachable(error))
             case .success(let replies):
                 let gap = machine.withLock { apply(Self.rows(replies[1]), to: &$0) }
-                guard let answer = replies[0].array, answer.count == 3, let granted = answer[0].integer else {
+                let token: Int64, version: UInt64
+                switch Self.acquireAnswer(replies[0]) {
+                case nil:
                     return settle(.following, failing: .clusterUnreachable(RedisError(.protocol, "\(replies[0])")))
-                }
-                guard granted == 1, let token = answer[1].integer, let version = answer[2].integer else {
-                    let holder = answer[1].string
-                    let pttl = answer[2].integer ?? 0
+                case .held(let holder, let pttl)?:
                     let gone = machine.withLock { machine -> Bool in
                         machine.owner = holder
                         return holder.map { machine.isGone($0) } ?? false
                     }
                     // The holder is gone: ask again the moment its lease runs out (PTTL + 2 ms) rather than ask it again.
-                    settle(.following, delayMs: gone ? Int(min(max(pttl + 2, 5), Int64(node.configuration.leaseMs))) : 0)
+                    let leaseMs = Int64(node.configuration.leaseMs)
+                    let wait = pttl >= leaseMs ? leaseMs : min(max(pttl + 2, 5), leaseMs)
+                    settle(.following, delayMs: gone ? Int(wait) : 0)
                     return
+                case .granted(let granted, let at)?:
+                    (token, version) = (granted, at)
                 }
                 let lease = ClusterLease(value: "\(node.name):\(token)", token: token)
                 if node.isDraining {  // taken while the node began to drain: give it back at once
@@ -48,7 +51,7 @@ extension ClusteredStore {
                     return settle(.following, failing: .storeUnavailable)
                 }
                 let (viewVersion, firstLoss) = machine.withLock { machine in
-                    let behind = UInt64(version) < machine.view.version && !machine.warnedLoss
+                    let behind = version < machine.view.version && !machine.warnedLoss
                     if behind { machine.warnedLoss = true }
                     return (machine.view.version, behind)
                 }
@@ -58,7 +61,7 @@ extension ClusteredStore {
                             + "this node saw committed: Redis lost data (FLUSHALL, a restart without AOF, or appendfsync "
                             + "everysec). Actions are refused; stop every node, then start them again (docs/cluster.md)")
                 }
-                if gap || viewVersion != UInt64(version) {
+                if gap || viewVersion != version {
                     // The stream was trimmed past this node's view: read the snapshot, then take over next time.
                     release(lease)
                     resync()
@@ -241,6 +244,23 @@ extension ClusteredStore {
         }
         argv.append(Array(String(StoreWriter.keysPerStore).utf8))
         return argv
+    }
+
+    /// What the acquire function answered (``ClusterFunctions/acquire``).
+    enum AcquireAnswer: Sendable, Equatable {
+        /// The lease is this node's, with fencing `token`; the store is at `version`.
+        case granted(token: Int64, version: UInt64)
+        /// Another node holds it (`NODE:TOKEN`, nil when the reply does not say) for `pttlMs` more milliseconds.
+        case held(holder: String?, pttlMs: Int64)
+    }
+
+    /// Reads the reply of ``ClusterFunctions/acquire``: `{1, token, version}` or `{0, holder, pttl}`; nil when it is
+    /// neither (a granted lease without an integer token, or a version that is not an integer from 0 to Int64.max).
+    static func acquireAnswer(_ reply: RedisReply) -> AcquireAnswer? {
+        guard let answer = reply.array, answer.count == 3, let granted = answer[0].integer else { return nil }
+        guard granted == 1 else { return .held(holder: answer[1].string, pttlMs: answer[2].integer ?? 0) }
+        guard let token = answer[1].integer, let version = answer[2].integer, version >= 0 else { return nil }
+        return .granted(token: token, version: UInt64(version))
     }
 
     /// The keys of an `HGETALL` reply of the keys hash (values `FINGERPRINT:VERSION:EXPIRES_MS:STATE`).

@@ -37,7 +37,7 @@ extension ClusteredStore {
         let decoder = JSONValueDecoder()
         let reducer = R()
         for row in rows where row.version > machine.view.version {
-            guard row.version == machine.view.version + 1 else { return true }
+            guard row.version - 1 == machine.view.version else { return true }
             guard !machine.stuck else { return false }
             var state = machine.view.state
             do {
@@ -56,7 +56,7 @@ extension ClusteredStore {
     /// Reads the stream past the view (and the snapshot, when the stream no longer holds the next version).
     func resync() {
         let from = machine.withLock { machine -> UInt64? in
-            guard case .following = machine.role, !machine.catchingUp else { return nil }
+            guard case .following = machine.role, !machine.catchingUp, machine.view.version < .max else { return nil }
             machine.catchingUp = true
             return machine.view.version
         }
@@ -72,16 +72,15 @@ extension ClusteredStore {
                 machine.catchingUp = false
                 guard case .success(let replies) = result, case .following = machine.role else { return }
                 var rows = Self.rows(replies[0])
-                if let first = rows.first, first.version > machine.view.version + 1,
-                    let parts = replies[1].array, let version = parts[0].integer, let json = parts[1].bytes,
-                    UInt64(version) >= first.version - 1
+                if let first = rows.first, first.version > machine.view.version, first.version - machine.view.version > 1,
+                    let snapshot = Self.snapshot(replies[1]), snapshot.version >= first.version - 1
                 {
                     // Trimmed past the view: start again from the snapshot.
                     let decoder = JSONValueDecoder()
-                    guard let state = try? decoder.decode(R.State.self, from: json) else { return }
-                    machine.view = Snapshot(version: UInt64(version), state: state)
-                    fanout.stateChanged(version: UInt64(version), json: TypedStore<R>.encode(state))
-                    rows = rows.filter { $0.version > UInt64(version) }
+                    guard let state = try? decoder.decode(R.State.self, from: snapshot.state) else { return }
+                    machine.view = Snapshot(version: snapshot.version, state: state)
+                    fanout.stateChanged(version: snapshot.version, json: TypedStore<R>.encode(state))
+                    rows = rows.filter { $0.version > snapshot.version }
                 }
                 _ = apply(rows, to: &machine)
             }

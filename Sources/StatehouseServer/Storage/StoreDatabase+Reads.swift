@@ -24,7 +24,9 @@ extension StoreDatabase {
     /// <= max(newest - historySize, 0) (newest: the newest journal or snapshot version), or the oldest snapshot
     /// when none is, so a restart can rebuild `historySize` versions of history; rows = every journal row with
     /// version > base.version, ascending. One read transaction: base and rows are of the same commit.
-    /// - Throws: `StorageError` when the store has no snapshot (an unknown id, or a damaged database).
+    /// - Throws: `StorageError` when the store has no snapshot (an unknown id, or a damaged database), or, naming the
+    ///   store and the version, when a version is not an integer from 0 to Int64.max or a snapshot is newer than the
+    ///   journal's end (a damaged or hand-edited database).
     func recovery(storeID: Int64, historySize: Int) throws(StorageError) -> (base: StoredSnapshot, rows: [JournalRow]) {
         let operation = "recovery of store \(storeID)"
         let found = try readers.read(operation) {
@@ -37,7 +39,17 @@ extension StoreDatabase {
             var base = try Self.snapshot(connection, storeID, atOrBelow: target)
             if base == nil { base = try Self.snapshot(connection, storeID, atOrBelow: range.lowerBound) }
             guard let base else { return nil }
-            return (base, try Self.rows(connection, storeID, after: base.version, through: nil, limit: nil))
+            let rows = try Self.rows(connection, storeID, after: base.version, through: nil, limit: nil)
+            // A snapshot past the journal's end: the versions between were lost (never a silently older state).
+            let reached = rows.last?.version ?? base.version
+            guard reached >= range.upperBound else {
+                throw SQLiteError(
+                    extendedCode: 11,
+                    message: "store \(storeID) has a snapshot at version \(range.upperBound) but its journal ends at "
+                        + "version \(reached): the database is damaged (restore a backup)",
+                    operation: operation)
+            }
+            return (base, rows)
         }
         guard let found else {
             throw StorageError(path: path, operation: operation, message: """
@@ -125,19 +137,35 @@ extension StoreDatabase {
         }
     }
 
+    /// - Throws: `SQLiteError` `SQLITE_CORRUPT` (11) when a version that bounds the range is not an integer in
+    ///   0...Int64.max (a hand-edited or damaged file: SQLite sorts text after every number, and the writer never
+    ///   stores a version past Int64.max), naming the store and the version.
     private static func retained(_ connection: Connection, _ storeID: Int64) throws(SQLiteError)
         -> ClosedRange<UInt64>?
     {
         let select = try connection.prepare("""
-            SELECT min(version), max(version),
-                (SELECT max(version) FROM journal WHERE store_id = ?1) FROM snapshots WHERE store_id = ?1
+            SELECT min(version), max(version), typeof(min(version)), typeof(max(version)),
+                (SELECT max(version) FROM journal WHERE store_id = ?1),
+                (SELECT typeof(max(version)) FROM journal WHERE store_id = ?1)
+            FROM snapshots WHERE store_id = ?1
             """)
         defer { select.reset() }
         try select.bind(1, storeID)
         guard try select.step(), !select.isNull(0) else { return nil }
-        let oldest = UInt64(bitPattern: select.int64(0))
-        let newestSnapshot = UInt64(bitPattern: select.int64(1))
-        let newestRow = select.isNull(2) ? 0 : UInt64(bitPattern: select.int64(2))
+        func version(_ column: Int32, type: Int32, _ table: String) throws(SQLiteError) -> UInt64 {
+            let value = select.int64(column)
+            guard select.string(type) == "integer", value >= 0 else {
+                throw SQLiteError(
+                    extendedCode: 11,
+                    message: "store \(storeID) has a \(table) version that is not an integer from 0 to \(Int64.max) "
+                        + "(\(select.string(column).debugDescription)): the database is damaged (restore a backup)",
+                    operation: "read the versions of store \(storeID)")
+            }
+            return UInt64(value)
+        }
+        let oldest = try version(0, type: 2, "snapshot")
+        let newestSnapshot = try version(1, type: 3, "snapshot")
+        let newestRow = select.isNull(4) ? 0 : try version(4, type: 5, "journal")
         return oldest...max(newestSnapshot, newestRow)
     }
 

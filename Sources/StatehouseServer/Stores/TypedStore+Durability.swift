@@ -70,7 +70,7 @@ extension TypedStore {
         each(Snapshot(version: version, state: state))
         let reducer = R()
         for row in rows {
-            guard row.version == version + 1 else {
+            guard version < .max, row.version == version + 1 else {
                 throw RecoveryError(store: store, version: row.version, problem: "the journal skips from version \(version)")
             }
             try apply(row.origin, row.action, version: row.version, to: &state, reducer: reducer, decoder: decoder, store: store)
@@ -161,6 +161,11 @@ extension TypedStore {
             guard verify, mismatch == nil, snapshot.version > base.version, let kept = byVersion[snapshot.version] else { return }
             verified += 1
             if (try? JSONValue(parsing: encode(snapshot.state))) != (try? JSONValue(parsing: kept)) { mismatch = snapshot.version }
+        }
+        if target == nil, let newest = snapshots.last?.version, final.version < newest {
+            throw RecoveryError(
+                store: stored.name, version: newest,
+                problem: "a snapshot is kept at this version but the journal ends at version \(final.version)")
         }
         if let target, final.version != target {
             let kept = target < base.version

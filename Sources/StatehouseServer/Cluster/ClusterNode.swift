@@ -83,6 +83,8 @@ final class ClusterNode: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     /// Whether the subscriber is connected (so the down line is logged once per outage).
     private let subscribed = Atomic<Bool>(false)
+    /// Signalled when the subscriber is subscribed (each time it gets there): ``start()`` waits for the first.
+    private let subscribedSignal = DispatchSemaphore(value: 0)
 
     var name: String { configuration.node }
     /// This node's inbox channel (``StoreKeys/inbox(node:)``), compared with every message's channel.
@@ -158,7 +160,8 @@ final class ClusterNode: Sendable {
         members.withLock { $0[member.name] = member }
     }
 
-    /// Subscribes (inbox and every store's changes) and starts the lease thread.
+    /// Subscribes (inbox and every store's changes), waits up to `leaseMs` for the subscription, and starts the lease
+    /// thread.
     func start() {
         guard phase.compareExchange(
             expected: Phase.created.rawValue, desired: Phase.running.rawValue, ordering: .acquiringAndReleasing
@@ -167,6 +170,12 @@ final class ClusterNode: Sendable {
         let subscriber = RedisSubscriber(endpoint, name: "redis-sub") { [weak self] event in self?.received(event) }
         self.subscriber.withLock { $0 = subscriber }
         subscriber.start(channels: channels)
+        // Serve only once subscribed: a node's inbox then has its reader before the server answers, so a second node
+        // of this name started after this one returns sees it (PUBSUB NUMSUB, above) and is refused.
+        if subscribedSignal.wait(timeout: .now() + .milliseconds(configuration.leaseMs)) == .timedOut {
+            logger.warning(
+                "cluster node \(name): not subscribed to Redis within \(configuration.leaseMs) ms; serving anyway")
+        }
         let thread = Thread { [self] in
             EventLoop.nameCurrentThread("redis-lease")
             runLeases()
@@ -351,6 +360,7 @@ final class ClusterNode: Sendable {
         case .connected:
             if !subscribed.exchange(true, ordering: .acquiringAndReleasing) {
                 logger.info("cluster node \(name): subscribed to Redis \(configuration.redis)")
+                subscribedSignal.signal()
             }
             for member in members.withLock({ Array($0.values) }) { member.resync() }
         case .disconnected(let error):

@@ -20,10 +20,10 @@ extension ClientSession {
         }
     }
 
-    /// `"s12"` → 12.
+    /// `"s12"` → 12: exactly the id ``subscriptionID(_:)`` wrote (not `"s012"` or `"s+12"`).
     static func key(ofSubscriptionID id: String) -> Int? {
-        guard id.hasPrefix("s") else { return nil }
-        return Int(id.dropFirst())
+        guard id.hasPrefix("s"), let key = Int(id.dropFirst()), subscriptionID(key) == id else { return nil }
+        return key
     }
 
     private mutating func receivedState(_ message: JSONObject, key: Int, into outputs: inout [Output]) {

@@ -199,6 +199,29 @@ struct ClientSessionTests {
         #expect(texts(outputs).isEmpty, "a refused subscription is not sent again")
     }
 
+    /// Seen while writing the client fuzz target: `"s01"` and `"s+1"` named subscription s1, a `ref` of `"01"` or
+    /// `"+1"` acked action 1 (integer parsing accepted them); only the exact ids the client wrote match.
+    @Test func onlyTheExactSubscriptionIDsAndRefsTheClientWroteMatch() {
+        var session = makeSession()
+        var outputs: [Output] = []
+        let key = session.subscribe(store: "counter", path: nil, into: &outputs)
+        let seq = session.send(store: "counter", id: "k", body: Array("{}".utf8), settleTimeoutMs: nil, into: &outputs)
+        _ = live(&session)
+        for sub in ["s01", "s+1", "S1", "s1 "] {
+            let text = #"{"sub":"\#(sub)","type":"state","epoch":"e","version":1,"state":{"count":1}}"#
+            #expect(receive(&session, text).isEmpty, "\(sub) is not s1")
+        }
+        for ref in ["01", "+1", "1 ", "1.0"] {
+            #expect(receive(&session, #"{"type":"ack","ref":"\#(ref)","version":1}"#).isEmpty, "\(ref) is not 1")
+            #expect(receive(&session, #"{"type":"error","ref":"\#(ref)","code":"x","message":"y"}"#).isEmpty)
+        }
+        #expect(session.pending.map(\.seq) == [seq])
+        outputs = receive(&session, #"{"sub":"s1","type":"state","epoch":"e","version":1,"state":{"count":1}}"#)
+        #expect(outputs.first == .state(key: key, epoch: "e", version: 1, state: count(1), patch: nil))
+        outputs = receive(&session, #"{"type":"ack","ref":"1","version":1}"#)
+        #expect(outputs == [.completed(seq: seq, .success(Ack(version: 1, replayed: false, id: "k")))])
+    }
+
     @Test func anUnauthorizedHandshakeFailsWaitingActions() {
         var session = makeSession()
         var outputs: [Output] = []

@@ -105,8 +105,9 @@ MODE ?= quick
 autobahn:
 	scripts/autobahn $(MODE)
 
-# Coverage-guided fuzzing (libFuzzer + ASan) of every parser of client bytes (`scripts/fuzz list` names the targets),
-# FUZZ_SECONDS per target; crashing inputs are kept under Fuzz/crashes/. See docs/conformance.md.
+# Coverage-guided fuzzing (libFuzzer + ASan) of every parser of client bytes, and the browser client's reader under
+# node (Tests/JS/fuzz_reader.mjs; `scripts/fuzz list` names the targets), FUZZ_SECONDS per target; crashing inputs are
+# kept under Fuzz/crashes/. See docs/conformance.md.
 FUZZ_SECONDS ?= 60
 fuzz:
 	scripts/fuzz $(FUZZ_SECONDS)

@@ -67,6 +67,8 @@ const world = {
   posts: [],  // {resolve} of fetch calls waiting for an answer
   written: [],
   failures: [],
+  /** What the inputs reached, over the whole run (printed at the end: the mutations get somewhere). */
+  reached: { snapshots: 0, patches: 0, resyncs: 0, acks: 0, rejections: {}, events: 0, storeErrors: 0 },
 };
 
 globalThis.setTimeout = (fn, ms = 0) => {
@@ -263,9 +265,13 @@ async function run(lines, transport) {
       let copy;
       try { copy = structuredClone(state); } catch { copy = undefined; }
       seen[index] = { epoch: info.epoch, version: info.version, json: text(state), copy };
+      if (info.patch) world.reached.patches += 1; else world.reached.snapshots += 1;
       return undefined;
     });
-    store.onEvent((event) => { if (!isPlainObject(event) || !isJSON(event)) fail(`store ${store.name}: an event ${text(event)}`); });
+    store.onEvent((event) => {
+      world.reached.events += 1;
+      if (!isPlainObject(event) || !isJSON(event)) fail(`store ${store.name}: an event ${text(event)}`);
+    });
   });
 
   const actions = [];
@@ -274,6 +280,7 @@ async function run(lines, transport) {
     actions.push(entry);
     stores[0].send({ type: 'increment' }, { id: `k${n}` }).then((outcome) => {
       entry.settled = true;
+      world.reached.acks += 1;
       if (!isPlainObject(outcome) || !isVersion(outcome.version) || typeof outcome.replayed !== 'boolean') {
         return fail(`send ${n} resolved with ${text(outcome)}`);
       }
@@ -283,6 +290,7 @@ async function run(lines, transport) {
       return undefined;
     }, (error) => {
       entry.settled = true;
+      world.reached.rejections[error?.code] = (world.reached.rejections[error?.code] ?? 0) + 1;
       const problem = checkError(error, `send ${n}'s rejection`);
       if (problem) fail(problem);
     });
@@ -352,7 +360,9 @@ async function run(lines, transport) {
     readWritten();
     stores.forEach((store, index) => {
       const last = seen[index];
+      if (store.resyncRequested) world.reached.resyncs += 1;
       if (store.error !== undefined) {
+        world.reached.storeErrors += 1;
         const problem = checkError(store.error, `store ${store.name}'s error`);
         if (problem) fail(problem);
       }
@@ -586,6 +596,9 @@ async function fuzz(seconds, seed) {
   const elapsed = (Date.now() - started) / 1000;
   console.log(`fuzz_reader: DONE ${inputs} sequences (${lines} lines) in ${elapsed.toFixed(0)} s, ${Math.round(inputs / elapsed)}/s, `
     + `seed ${seed}, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+  const { rejections, ...counts } = world.reached;
+  console.log(`fuzz_reader: reached (callbacks, lines resyncing or with a store error, settled sends): ${text(counts)}, `
+    + `rejections ${text(rejections)}`);
   return 0;
 }
 

@@ -18,10 +18,11 @@
 //   - a `StoreView` shows the delivered version when the state decodes, else keeps the one it had.
 // - 1, an HTTP/1.1 response (byte 1 picks the split as in the http target, then the bytes), read by
 //   ``HTTPResponseParser`` as ``HTTPExchange`` and the WebSocket handshake read it (limits 1,024 head bytes and 2,048
-//   body bytes), then ended: the result does not depend on the split (a 101's leftover taken with the bytes after it); a response has a status 100–999 and a body
-//   within the limit; the refusal ``ClientConnection/refusal(_:)`` makes of it keeps the JSON error body's code and
-//   message exactly (else `http_<status>`), and a session ended with it fails its pending actions exactly when the
-//   status is a 4xx but 408 and 429; a 101 passes the handshake check only with the expected accept value.
+//   body bytes), then ended: the result does not depend on the split (a 101's leftover taken with the bytes after
+//   it); a response has a status 100–999 and a body within the limit; the refusal ``ClientConnection/refusal(_:)``
+//   makes of it keeps the JSON error body's code and message exactly (else `http_<status>`), and a session ended with
+//   it fails its pending actions exactly when the status is a 4xx but 408 and 429; a 101 passes the handshake check
+//   only with the expected accept value.
 // - 2, a server URL (the text as UTF-8) for ``ServerEndpoint/init(parsing:)``: when it parses, the host is not empty
 //   (a reg-name, or an IPv6 literal of hex digits, `:` and `.`), the port is 1–65535, the base path is empty or starts
 //   with `/` without ending with one, and its description parses back to the same endpoint; else the error has a
@@ -71,7 +72,8 @@ private func checkSession(_ bytes: [UInt8]) {
     func send(_ n: Int, into outputs: inout [ClientSession.Output]) -> UInt64 {
         let id = "k\(n)"
         let body = Array(#"{"type":"increment"}"#.utf8)
-        let seq = session.send(store: "counter", id: id, body: body, settleTimeoutMs: n % 2 == 0 ? 1000 : nil, into: &outputs)
+        let settle = n % 2 == 0 ? 1000 : nil
+        let seq = session.send(store: "counter", id: id, body: body, settleTimeoutMs: settle, into: &outputs)
         ids[seq] = id
         return seq
     }
@@ -84,7 +86,9 @@ private func checkSession(_ bytes: [UInt8]) {
     let counterView = StoreView<Counter>(name: "counter")
     let todosView = StoreView<TodoList>(name: "todos")
     var sent = 2
-    check(outputs, message: nil, pendingBefore: Set(first), seen: &seen, completed: &completed, lastStatus: &lastStatus, ids: ids)
+    check(
+        outputs, message: nil, pendingBefore: Set(first), seen: &seen, completed: &completed, lastStatus: &lastStatus,
+        ids: ids)
 
     for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
         var pendingBefore = Set(session.pending.map(\.seq))
@@ -106,13 +110,16 @@ private func checkSession(_ bytes: [UInt8]) {
             lastStatus: &lastStatus, ids: ids)
         for output in outputs {
             guard case .state(let key, let epoch, let version, let state, let patch) = output else { continue }
+            // What the view shows: its snapshot's version, and why the newest state did not decode.
+            func shown() -> (UInt64?, ClientError?) {
+                key == counter
+                    ? counterView.watchers.withLock { ($0.snapshot?.version, $0.decodingFailure) }
+                    : todosView.watchers.withLock { ($0.snapshot?.version, $0.decodingFailure) }
+            }
             let view: any SubscriptionSink = key == counter ? counterView : todosView
-            let before = key == counter
-                ? counterView.watchers.withLock { $0.snapshot?.version } : todosView.watchers.withLock { $0.snapshot?.version }
+            let (before, _) = shown()
             view.deliver(epoch: epoch, version: version, state: state, patch: patch)
-            let (after, failure) = key == counter
-                ? counterView.watchers.withLock { ($0.snapshot?.version, $0.decodingFailure) }
-                : todosView.watchers.withLock { ($0.snapshot?.version, $0.decodingFailure) }
+            let (after, failure) = shown()
             if failure == nil {
                 fuzzCheck(after == version, "the view of key \(key) shows \(String(describing: after)), not \(version)")
             } else {
@@ -136,30 +143,33 @@ private func check(
         switch output {
         case .write(let bytes):
             guard case .object? = try? JSONValue(parsing: bytes) else {
-                return fuzzCheck(false, "the session wrote a message that is not a JSON object: \(String(decoding: bytes, as: UTF8.self))")
+                let text = String(decoding: bytes, as: UTF8.self)
+                return fuzzCheck(false, "the session wrote a message that is not a JSON object: \(text)")
             }
         case .state(let key, let epoch, let version, let state, let patch):
             guard let message, var entry = seen[key] else {
                 return fuzzCheck(false, "a state for key \(key) without a server message")
             }
             fuzzCheck(!entry.failed, "a state for key \(key) after its subscription failed")
-            fuzzCheck(message["sub"]?.stringValue == "s\(key)", "a state for key \(key) from a message for \(String(describing: message["sub"]))")
+            fuzzCheck(message["sub"]?.stringValue == "s\(key)", "a state for key \(key) from a message for another sub")
             fuzzCheck(message["epoch"]?.stringValue == epoch, "reported epoch \(epoch) is not the message's")
-            fuzzCheck(ClientSession.version(message["version"]) == version, "reported version \(version) is not the message's")
+            fuzzCheck(ClientSession.version(message["version"]) == version, "version \(version) is not the message's")
             if entry.epoch == epoch, let old = entry.version {
                 fuzzCheck(version > old, "key \(key) went from version \(old) to \(version) in epoch \(epoch)")
             }
             if let patch {
-                fuzzCheck(message["type"]?.stringValue == "patch", "a patch state from a \(String(describing: message["type"]))")
+                fuzzCheck(message["type"]?.stringValue == "patch", "a patch state from a message of another type")
                 fuzzCheck(entry.epoch == epoch && ClientSession.version(message["base"]) == entry.version,
                     "a patch applied off its base")
                 guard let previous = entry.state, let expected = try? JSONPatch.apply(patch, to: previous) else {
                     return fuzzCheck(false, "a reported patch does not apply to the state reported before it")
                 }
                 fuzzCheck(expected == state, "a patch state is not its ops applied to the previous state")
-                if let ops = message["ops"] { fuzzCheck((try? JSONPatch.parse(ops)) == patch, "reported ops are not the message's") }
+                if let ops = message["ops"] {
+                    fuzzCheck((try? JSONPatch.parse(ops)) == patch, "reported ops are not the message's")
+                }
             } else {
-                fuzzCheck(message["type"]?.stringValue == "state", "a snapshot from a \(String(describing: message["type"]))")
+                fuzzCheck(message["type"]?.stringValue == "state", "a snapshot from a message of another type")
                 fuzzCheck((message["state"] ?? .null) == state, "a snapshot that is not the message's state")
             }
             entry.epoch = epoch
@@ -167,24 +177,25 @@ private func check(
             entry.state = state
             seen[key] = entry
         case .event(let key, _):
-            fuzzCheck(seen[key]?.failed == false, "an event for key \(key) after its subscription failed or of no key")
+            fuzzCheck(seen[key]?.failed == false, "an event for key \(key): no subscription, or a failed one")
         case .subscriptionFailed(let key, let error):
             fuzzCheck(seen[key]?.failed == false, "key \(key) failed twice, or was never subscribed")
             seen[key]?.failed = true
             fuzzCheck(!error.code.isEmpty, "a subscription failed with an empty code")
         case .completed(let seq, let result):
-            fuzzCheck(pendingBefore.contains(seq) && !completed.contains(seq), "action \(seq) completed while not pending")
+            fuzzCheck(pendingBefore.contains(seq) && !completed.contains(seq), "action \(seq) completed, not pending")
             completed.insert(seq)
             switch result {
             case .success(let ack):
                 fuzzCheck(message?["type"]?.stringValue == "ack", "an action succeeded without an ack")
-                fuzzCheck(message?["ref"]?.stringValue == String(seq), "action \(seq) acked by ref \(String(describing: message?["ref"]))")
+                fuzzCheck(message?["ref"]?.stringValue == String(seq), "action \(seq) acked by another ref")
                 fuzzCheck(ack.id == ids[seq], "action \(seq) acked with id \(ack.id)")
-                fuzzCheck(ClientSession.version(message?["version"]) == ack.version, "an ack's version is not the message's")
+                let sent = ClientSession.version(message?["version"])
+                fuzzCheck(sent == ack.version, "an ack's version is not its message's")
             case .failure(let error):
                 fuzzCheck(!error.code.isEmpty, "an action failed with an empty code")
                 if message != nil {
-                    fuzzCheck(message?["ref"]?.stringValue == String(seq), "action \(seq) failed by ref \(String(describing: message?["ref"]))")
+                    fuzzCheck(message?["ref"]?.stringValue == String(seq), "action \(seq) failed by another ref")
                 }
                 if case .notSettled(let code, _, _) = error {
                     fuzzCheck(code == "settle_timeout" || code == "shutting_down", "notSettled with code \(code)")
@@ -215,7 +226,7 @@ private func checkResponse(_ input: [UInt8]) {
     }
     let whole = read(fuzzSplits(seed: 0, count: bytes.count))
     let split = read(fuzzSplits(seed: seed, count: bytes.count))
-    fuzzCheck(whole == split, "the split changed the result: \(String(describing: whole)) vs \(String(describing: split))")
+    fuzzCheck(whole == split, "the split changed the result: \(whole.debugDescription) vs \(split.debugDescription)")
     switch whole {
     case .response(let head, let body)?:
         fuzzCheck((100...999).contains(head.status), "status \(head.status)")
@@ -224,12 +235,15 @@ private func checkResponse(_ input: [UInt8]) {
     case .switchingProtocols(let head, _)?:
         fuzzCheck(head.status == 101, "switchingProtocols with status \(head.status)")
         let fields = head.fields.map { (name: $0.name, value: $0.value) }
-        guard let handshake = try? WebSocketClientHandshake(path: "/ws", host: "127.0.0.1:8080", key: "dGhlIHNhbXBsZSBub25jZQ==") else {
+        let key = "dGhlIHNhbXBsZSBub25jZQ=="  // RFC 6455 §1.3's example
+        guard let handshake = try? WebSocketClientHandshake(path: "/ws", host: "127.0.0.1:8080", key: key) else {
             return fuzzCheck(false, "the fixed handshake does not build")
         }
         if (try? handshake.validate(status: head.status, fields: fields)) != nil {
-            fuzzCheck(fields.contains { $0.name.lowercased() == "sec-websocket-accept" && $0.value.contains(handshake.expectedAccept) },
-                "a 101 without the expected accept value passed")
+            let accepted = fields.contains {
+                $0.name.lowercased() == "sec-websocket-accept" && $0.value.contains(handshake.expectedAccept)
+            }
+            fuzzCheck(accepted, "a 101 without the expected accept value passed")
         }
     case .failure(let error)?:
         fuzzCheck(!error.message.isEmpty, "a parse failure without a message")
@@ -272,8 +286,10 @@ private func checkEndpoint(_ bytes: [UInt8]) {
     }
     fuzzCheck(!endpoint.host.isEmpty, "an empty host from \(url.debugDescription)")
     if endpoint.host.contains(":") {
-        fuzzCheck(endpoint.host.utf8.allSatisfy { isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") },
-            "the IPv6 host \(endpoint.host.debugDescription) holds more than hex digits, : and .")
+        let literal = endpoint.host.utf8.allSatisfy {
+            isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".")
+        }
+        fuzzCheck(literal, "the IPv6 host \(endpoint.host.debugDescription) holds more than hex digits, : and .")
     }
     fuzzCheck((1...65535).contains(endpoint.port), "port \(endpoint.port)")
     fuzzCheck(endpoint.basePath.isEmpty || (endpoint.basePath.hasPrefix("/") && !endpoint.basePath.hasSuffix("/")),
@@ -286,7 +302,9 @@ private func checkEndpoint(_ bytes: [UInt8]) {
 
 private func isHexDigit(_ byte: UInt8) -> Bool {
     switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+        UInt8(ascii: "A")...UInt8(ascii: "F"):
+        true
     default: false
     }
 }

@@ -222,6 +222,21 @@ struct ClientSessionTests {
         #expect(outputs == [.completed(seq: seq, .success(Ack(version: 1, replayed: false, id: "k")))])
     }
 
+    /// Found by the client fuzz target: an event for a subscription key not held (never made, or unsubscribed)
+    /// was reported, though `unsubscribe` promises nothing more for its key.
+    @Test func eventsAreReportedOnlyForSubscriptionsHeld() {
+        var session = makeSession()
+        var outputs: [Output] = []
+        let key = session.subscribe(store: "counter", path: nil, into: &outputs)
+        _ = live(&session)
+        let event = #"{"type":"tick"}"#
+        #expect(receive(&session, #"{"sub":"s0","type":"event","store":"x","event":\#(event)}"#).isEmpty)
+        #expect(receive(&session, #"{"sub":"s1","type":"event","store":"counter","event":\#(event)}"#).count == 1)
+        outputs.removeAll()
+        session.unsubscribe(key: key, into: &outputs)
+        #expect(receive(&session, #"{"sub":"s1","type":"event","store":"counter","event":\#(event)}"#).isEmpty)
+    }
+
     @Test func anUnauthorizedHandshakeFailsWaitingActions() {
         var session = makeSession()
         var outputs: [Output] = []

@@ -161,6 +161,8 @@ process.on('uncaughtException', escaped('uncaught exception'));
 // ---------------------------------------------------------------------------------------------------------------
 // Checks
 
+/** The codes the client gives rejections of its own (docs/clients.md), and the defaults it puts for a server's. */
+const OWN_CODES = ['closed', 'queue_full', 'timeout', 'patch_failed', 'error', 'http_error'];
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isVersion = (value) => Number.isSafeInteger(value) && value >= 0;
 
@@ -290,7 +292,9 @@ async function run(lines, transport) {
       return undefined;
     }, (error) => {
       entry.settled = true;
-      world.reached.rejections[error?.code] = (world.reached.rejections[error?.code] ?? 0) + 1;
+      // The client's own codes by name; the server's (as sent, mutated too) together.
+      const code = OWN_CODES.includes(error?.code) ? error.code : 'server';
+      world.reached.rejections[code] = (world.reached.rejections[code] ?? 0) + 1;
       const problem = checkError(error, `send ${n}'s rejection`);
       if (problem) fail(problem);
     });

@@ -17,7 +17,7 @@
 // strings, patches with bad pointers, duplicated, dropped or swapped lines). Checked after every line:
 // - nothing throws out of a handler, a timer or a promise (no uncaught exception, no unhandled rejection);
 // - what a `subscribe` callback sees is a JSON value the server could have sent (plain objects, arrays, strings,
-//   finite numbers, booleans, null), at a version that is a non-negative safe integer, strictly increasing within an
+//   numbers as JSON.parse reads them, booleans, null), at a version that is a non-negative safe integer, strictly increasing within an
 //   epoch; a snapshot is the `state` of the message just read; a patched state is the previous one with the
 //   message's ops applied, from its `base`; the store holds exactly what its callbacks saw last (a patch that does
 //   not fit or fails changes nothing, and asks for a snapshot: `resyncing`);
@@ -166,14 +166,15 @@ const OWN_CODES = ['closed', 'queue_full', 'timeout', 'patch_failed', 'error', '
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isVersion = (value) => Number.isSafeInteger(value) && value >= 0;
 
-/** Whether `value` is a JSON value (what JSON.parse can give), checked without recursion (states may be deep). */
+/** Whether `value` is a JSON value as JSON.parse gives it, checked without recursion (states may be deep). */
 function isJSON(root) {
   const stack = [root];
   while (stack.length > 0) {
     const value = stack.pop();
     if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
     if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return false;
+      // JSON.parse reads a number beyond a double (`1e999`, valid JSON, RFC 8259 §6) as ±Infinity; never NaN.
+      if (Number.isNaN(value)) return false;
       continue;
     }
     if (Array.isArray(value)) {

@@ -30,8 +30,9 @@ $(PYTHON_STAMP): Tests/Python/requirements.txt
 # First scripts/check-architecture (docs/architecture.md's module graph against Package.swift and the imports; under a
 # second), then unit and integration tests (`swift test` runs both runners: XCTest first, for
 # Tests/StatehouseTestingXCTests, which proves that TestStore's failures reach XCTest; then Swift Testing, for the
-# rest), then the browser client's pure parts under node's built-in runner (Tests/JS, TAP), then the chaos proxy's
-# self-test (Tests/Support) and the browser client's tests in headless Chromium (Tests/Browser, under 2 minutes;
+# rest), then the browser client's pure parts and its message reading on fake transports under node's built-in runner
+# (Tests/JS, TAP), then the chaos proxy's self-test (Tests/Support) and the browser client's tests in headless
+# Chromium (Tests/Browser, under 2 minutes;
 # SCREENSHOT=1 also rewrites docs/images/todo-example.png), then a plain "N passed, M failed" line over all of them.
 # SWIFTFLAGS adds build flags (.ci/run passes -Xswiftc -warnings-as-errors).
 SWIFTFLAGS ?=
@@ -105,8 +106,9 @@ MODE ?= quick
 autobahn:
 	scripts/autobahn $(MODE)
 
-# Coverage-guided fuzzing (libFuzzer + ASan) of every parser of client bytes (`scripts/fuzz list` names the targets),
-# FUZZ_SECONDS per target; crashing inputs are kept under Fuzz/crashes/. See docs/conformance.md.
+# Coverage-guided fuzzing (libFuzzer + ASan) of every parser of client bytes, and the browser client's reader under
+# node (Tests/JS/fuzz_reader.mjs; `scripts/fuzz list` names the targets), FUZZ_SECONDS per target; crashing inputs are
+# kept under Fuzz/crashes/. See docs/conformance.md.
 FUZZ_SECONDS ?= 60
 fuzz:
 	scripts/fuzz $(FUZZ_SECONDS)

@@ -76,9 +76,14 @@ final class ResponseAccumulator {
         return .proceed
     }
 
-    /// The head is complete: a 101 ends here; a declared body over the limit fails before it is read.
+    /// The head is complete: a 101 ends here; a status below 100, or a declared body over the limit, fails before the
+    /// body is read.
     func headersComplete(status: Int, versionMajor: Int, versionMinor: Int, contentLength: UInt64) -> Verdict {
         guard versionMajor == 1 else { return fail("The response is HTTP/\(versionMajor).\(versionMinor), not HTTP/1.x.") }
+        // llhttp takes any three digits; one below 100 ("051") names no class (RFC 9110 §15).
+        guard (100...999).contains(status) else {
+            return fail("The response's status \(status) is not a status code from 100 to 999 (RFC 9110 §15).")
+        }
         head = HTTPResponseHead(
             status: status, reason: reason.string(), versionMajor: versionMajor, versionMinor: versionMinor,
             fields: fields)

@@ -41,14 +41,20 @@ extension ClientSession {
 
     /// Completes the pending action with `ref` (its sequence number as text), if there is one.
     mutating func complete(ref: String, with result: Result<Ack, ClientError>, into outputs: inout [Output]) {
-        guard let seq = UInt64(ref), let index = pending.firstIndex(where: { $0.seq == seq }) else { return }
+        guard let seq = Self.seq(ofRef: ref), let index = pending.firstIndex(where: { $0.seq == seq }) else { return }
         pending.remove(at: index)
         outputs.append(.completed(seq: seq, result))
     }
 
     /// The idempotency key of the pending action with `ref`.
     func pendingID(ref: String) -> String? {
-        guard let seq = UInt64(ref) else { return nil }
+        guard let seq = Self.seq(ofRef: ref) else { return nil }
         return pending.first { $0.seq == seq }?.id
+    }
+
+    /// `"12"` → 12: exactly the `ref` ``actionMessage(_:)`` wrote (not `"012"` or `"+12"`).
+    static func seq(ofRef ref: String) -> UInt64? {
+        guard let seq = UInt64(ref), String(seq) == ref else { return nil }
+        return seq
     }
 }

@@ -10,7 +10,8 @@ extension ClientSession {
         case "state"?: if let key { receivedState(message, key: key, into: &outputs) }
         case "patch"?: if let key { receivedPatch(message, key: key, into: &outputs) }
         case "event"?:
-            if let key, subscriptions[key]?.failure == nil, let event = message["event"] {
+            // Only for a subscription held and not failed (`nil == nil` let one of no key, or unsubscribed, through).
+            if let key, let subscription = subscriptions[key], subscription.failure == nil, let event = message["event"] {
                 outputs.append(.event(key: key, event))
             }
         case "deleted"?: if let key { fail(key: key, .storeDeleted(store: subscriptions[key]?.store ?? ""), into: &outputs) }
@@ -20,10 +21,10 @@ extension ClientSession {
         }
     }
 
-    /// `"s12"` → 12.
+    /// `"s12"` → 12: exactly the id ``subscriptionID(_:)`` wrote (not `"s012"` or `"s+12"`).
     static func key(ofSubscriptionID id: String) -> Int? {
-        guard id.hasPrefix("s") else { return nil }
-        return Int(id.dropFirst())
+        guard id.hasPrefix("s"), let key = Int(id.dropFirst()), subscriptionID(key) == id else { return nil }
+        return key
     }
 
     private mutating func receivedState(_ message: JSONObject, key: Int, into outputs: inout [Output]) {

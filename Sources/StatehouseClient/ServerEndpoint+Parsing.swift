@@ -35,7 +35,9 @@ extension ServerEndpoint {
                 guard after.hasPrefix(":") else { throw fail("Expected :port after the IPv6 host in \"\(url)\".") }
                 portText = after.dropFirst()
             }
-            guard host.contains(":") else { throw fail("Brackets in \"\(url)\" must hold an IPv6 address.") }
+            guard host.contains(":"), host.utf8.allSatisfy(isIPv6Byte) else {
+                throw fail("Brackets in \"\(url)\" must hold an IPv6 address (hex digits, : and .).")
+            }
         } else {
             let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             host = parts[0]
@@ -57,6 +59,17 @@ extension ServerEndpoint {
             throw fail("The path \"\(path)\" must hold visible ASCII only (percent-encode anything else).")
         }
         return ServerEndpoint(host: String(host), port: port, basePath: path)
+    }
+
+    /// Hex digits, `:` and `.` (RFC 3986 §3.2.2 IPv6address, an embedded IPv4 included; no zone id).
+    private static func isIPv6Byte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: ":"), UInt8(ascii: "."):
+            true
+        default:
+            false
+        }
     }
 
     /// Letters, digits and `-._~` (RFC 3986 §3.2.2 reg-name, unreserved only; IPv4 dotted decimal included).

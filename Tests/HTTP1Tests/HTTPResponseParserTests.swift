@@ -137,6 +137,14 @@ import Testing
         #expect(parse([Array("HTTP/1.1 101 Swi".utf8)], finish: true) == .failure(
             HTTPResponseParseError(message: "The connection ended before a complete HTTP response arrived.")))
         #expect(parse([], finish: true) != nil)
+        // Found by the client fuzz target: llhttp read "051" as status 51, a code of no class.
+        for status in ["051", "000", "099"] {
+            guard case .failure(let error)? = parse([Array("HTTP/1.1 \(status) OK\r\nContent-Length: 0\r\n\r\n".utf8)]) else {
+                Issue.record("status \(status) must fail")
+                continue
+            }
+            #expect(error.message.contains("from 100 to 999"), "\(error.message)")
+        }
         let short = "HTTP/1.1 404 Not Found\r\nContent-Length: 10\r\n\r\nabc"
         guard case .failure? = parse([Array(short.utf8)], finish: true) else {
             Issue.record("a body cut short by EOF must fail")

@@ -199,6 +199,44 @@ struct ClientSessionTests {
         #expect(texts(outputs).isEmpty, "a refused subscription is not sent again")
     }
 
+    /// Seen while writing the client fuzz target: `"s01"` and `"s+1"` named subscription s1, a `ref` of `"01"` or
+    /// `"+1"` acked action 1 (integer parsing accepted them); only the exact ids the client wrote match.
+    @Test func onlyTheExactSubscriptionIDsAndRefsTheClientWroteMatch() {
+        var session = makeSession()
+        var outputs: [Output] = []
+        let key = session.subscribe(store: "counter", path: nil, into: &outputs)
+        let seq = session.send(store: "counter", id: "k", body: Array("{}".utf8), settleTimeoutMs: nil, into: &outputs)
+        _ = live(&session)
+        for sub in ["s01", "s+1", "S1", "s1 "] {
+            let text = #"{"sub":"\#(sub)","type":"state","epoch":"e","version":1,"state":{"count":1}}"#
+            #expect(receive(&session, text).isEmpty, "\(sub) is not s1")
+        }
+        for ref in ["01", "+1", "1 ", "1.0"] {
+            #expect(receive(&session, #"{"type":"ack","ref":"\#(ref)","version":1}"#).isEmpty, "\(ref) is not 1")
+            #expect(receive(&session, #"{"type":"error","ref":"\#(ref)","code":"x","message":"y"}"#).isEmpty)
+        }
+        #expect(session.pending.map(\.seq) == [seq])
+        outputs = receive(&session, #"{"sub":"s1","type":"state","epoch":"e","version":1,"state":{"count":1}}"#)
+        #expect(outputs.first == .state(key: key, epoch: "e", version: 1, state: count(1), patch: nil))
+        outputs = receive(&session, #"{"type":"ack","ref":"1","version":1}"#)
+        #expect(outputs == [.completed(seq: seq, .success(Ack(version: 1, replayed: false, id: "k")))])
+    }
+
+    /// Found by the client fuzz target: an event for a subscription key not held (never made, or unsubscribed)
+    /// was reported, though `unsubscribe` promises nothing more for its key.
+    @Test func eventsAreReportedOnlyForSubscriptionsHeld() {
+        var session = makeSession()
+        var outputs: [Output] = []
+        let key = session.subscribe(store: "counter", path: nil, into: &outputs)
+        _ = live(&session)
+        let event = #"{"type":"tick"}"#
+        #expect(receive(&session, #"{"sub":"s0","type":"event","store":"x","event":\#(event)}"#).isEmpty)
+        #expect(receive(&session, #"{"sub":"s1","type":"event","store":"counter","event":\#(event)}"#).count == 1)
+        outputs.removeAll()
+        session.unsubscribe(key: key, into: &outputs)
+        #expect(receive(&session, #"{"sub":"s1","type":"event","store":"counter","event":\#(event)}"#).isEmpty)
+    }
+
     @Test func anUnauthorizedHandshakeFailsWaitingActions() {
         var session = makeSession()
         var outputs: [Output] = []

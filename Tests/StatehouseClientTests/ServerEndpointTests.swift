@@ -29,6 +29,9 @@ import Testing
             ("http://[::1", "closing bracket"),
             ("http://[h]:1", "IPv6"),
             ("http://h h", "not a host name"),
+            // Found by the client fuzz target: brackets took any text holding a colon as an IPv6 address.
+            ("http://[:a b]", "IPv6"),
+            ("http://[::1%25eth0]:80", "IPv6"),
         ]
         for (url, words) in cases {
             do {

@@ -64,6 +64,10 @@ export function parsePointer(pointer) {
 
 const hasOwn = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** A store version on the wire: a non-negative integer that a JS number holds exactly (at most 2^53 - 1). */
+const isVersion = (value) => Number.isSafeInteger(value) && value >= 0;
+/** A non-empty string, else `fallback` (the server's `code` and `message` fields). */
+const textOr = (value, fallback) => (typeof value === 'string' && value !== '' ? value : fallback);
 
 function patchError(message) {
   return new StatehouseError('patch_failed', message);
@@ -367,18 +371,17 @@ class Store {
   }
 
   /**
-   * A `state` message: a snapshot. Same epoch and older: ignored (never backwards); same version: nothing changes,
-   * unless a resync asked for it. A new epoch resets to it.
+   * A `state` message: a snapshot. One without a string `epoch`, a `version` (see isVersion) and a `state` is not
+   * read. Same epoch and not newer: ignored (never backwards, never a version twice; the state held at that version
+   * is the server's, as patches apply only from their base), but it answers a resync. A new epoch resets to it.
    * @returns {void}
    */
   receiveSnapshot(message) {
-    const forced = this.resyncRequested;  // our state may be wrong: take the snapshot even at the same version
+    if (typeof message.epoch !== 'string' || !isVersion(message.version) || !hasOwn(message, 'state')) return;
     this.awaitingSnapshot = false;
     this.resyncRequested = false;
     this.error = undefined;
-    if (this.hasState && message.epoch === this.epoch) {
-      if (message.version < this.version || (message.version === this.version && !forced)) return;
-    }
+    if (this.hasState && message.epoch === this.epoch && message.version <= this.version) return;
     this.commit(message.state, message.epoch, message.version, undefined);
   }
 
@@ -388,6 +391,9 @@ class Store {
    */
   receivePatch(message) {
     if (this.resyncRequested) return true;  // the snapshot asked for is on its way
+    // Unreadable (no string epoch, a version or base that is no version, no ops array): a gap like any other.
+    if (typeof message.epoch !== 'string' || !isVersion(message.version) || !isVersion(message.base)) return false;
+    if (!Array.isArray(message.ops)) return false;
     if (this.hasState && message.epoch === this.epoch && message.version <= this.version) return true;  // seen already
     if (!this.hasState || message.epoch !== this.epoch || message.base !== this.version) return false;
     let next;
@@ -507,11 +513,13 @@ class WebSocketTransport {
   receive(text) {
     let message;
     try { message = JSON.parse(text); } catch { return; }
+    if (!isObject(message)) return;  // not a message (`null`, an array…): ignored like one of an unknown type
     const { client } = this;
     switch (message.type) {
       case 'state': case 'patch': case 'event': case 'deleted':
         return client.storeMessage(client.storeBySub(message.sub), message);
-      case 'ack':
+      case 'ack':  // without a version it answers nothing: the action is sent again or times out
+        if (!isVersion(message.version)) return undefined;
         return client.acked(message.ref, { version: message.version, replayed: message.replayed === true });
       case 'error':
         return client.errorMessage(message);
@@ -634,8 +642,9 @@ class SSETransport {
       response = undefined;
     }
     if (pending.settled || !this.active) { this.posting = false; return this.active ? this.pump() : undefined; }
-    if (!response || response.status >= 500) {
-      // Network error or server fault: the same key again after a backoff (the server replays a done action).
+    if (!response || response.status >= 500 || (response.ok && !isVersion(body?.version))) {
+      // Network error, server fault, or a success without a version: the same key again after a backoff (the
+      // server replays a done action).
       const delay = backoffDelay(attempt, client.options.backoff);
       this.retryTimer = setTimeout(() => {
         if (this.active && !pending.settled) this.post(pending, attempt + 1);
@@ -649,9 +658,9 @@ class SSETransport {
         version: body?.version, replayed: response.headers.get('Idempotent-Replayed') === 'true',
       });
     } else {
-      const error = body?.error ?? {};
+      const error = isObject(body) && isObject(body.error) ? body.error : {};
       client.settle(pending, new StatehouseError(
-        error.code ?? 'http_error', error.message ?? `The server answered ${response.status}.`, response.status));
+        textOr(error.code, 'http_error'), textOr(error.message, `The server answered ${response.status}.`), response.status));
     }
     return this.pump();
   }
@@ -815,7 +824,7 @@ class Client {
 
   /** A stream message for `store` (either transport). */
   storeMessage(store, message) {
-    if (!store || store.isClosed) return;
+    if (!store || store.isClosed || !isObject(message)) return;
     switch (message.type) {
       case 'state':
         store.receiveSnapshot(message);
@@ -826,7 +835,7 @@ class Client {
         else this.checkSynced();
         break;
       case 'event':
-        store.receiveEvent(message.event);
+        if (isObject(message.event)) store.receiveEvent(message.event);  // an FSA, else not an event
         break;
       case 'deleted':
         store.error = new StatehouseError('store_deleted', `Store "${store.name}" was deleted.`);
@@ -881,7 +890,7 @@ class Client {
 
   /** An `error` message: an action's (with `ref`), else a subscription's (with `sub`, docs/protocol.md). */
   errorMessage(message) {
-    const error = new StatehouseError(message.code ?? 'error', message.message ?? 'The server sent an error.');
+    const error = new StatehouseError(textOr(message.code, 'error'), textOr(message.message, 'The server sent an error.'));
     if (message.ref !== undefined) {
       const pending = this.pending.find((item) => item.ref === message.ref);
       if (pending) this.settle(pending, error);

@@ -239,13 +239,9 @@ extension ServerTests {
             #expect(error != nil && line.contains(directory.database), "\(line)")
         }
 
-        @Test(arguments: [
-            ("UPDATE snapshots SET state = '{\"count\":\"many\"}'", "version 0", "snapshot"),
-            ("UPDATE journal SET action = '{\"jump\":{}}' WHERE version = 2", "version 2", "action"),
-        ])
-        func aSnapshotOrActionTheReducerCannotReadStopsTheStart(tamper: String, version: String, what: String) async throws {
-            let directory = DataDirectory()
-            defer { directory.remove() }
+        /// The one line a start gives after three actions on `counter` and then `tamper` (SQL) on its database; nil
+        /// when it starts.
+        static func startErrorAfterThreeActions(_ directory: DataDirectory, tampering tamper: String) async throws -> String? {
             try await TestServer.with(configure: Self.durable(directory)) { server in
                 let client = try TestHTTPClient(port: server.port)
                 defer { client.close() }
@@ -254,7 +250,17 @@ extension ServerTests {
             let connection = try Connection(path: directory.database, readOnly: false)
             try connection.execute(tamper)
             connection.close()
-            let error = Self.startError(directory, .init(name: "counter", reducer: "Counter"))
+            return Self.startError(directory, .init(name: "counter", reducer: "Counter"))
+        }
+
+        @Test(arguments: [
+            ("UPDATE snapshots SET state = '{\"count\":\"many\"}'", "version 0", "snapshot"),
+            ("UPDATE journal SET action = '{\"jump\":{}}' WHERE version = 2", "version 2", "action"),
+        ])
+        func aSnapshotOrActionTheReducerCannotReadStopsTheStart(tamper: String, version: String, what: String) async throws {
+            let directory = DataDirectory()
+            defer { directory.remove() }
+            let error = try await Self.startErrorAfterThreeActions(directory, tampering: tamper)
             let line = error ?? "it started"
             #expect(
                 error != nil && line.contains(directory.database) && line.contains("store counter")
@@ -272,15 +278,7 @@ extension ServerTests {
         func aVersionOutOfPlaceStopsTheStart(tamper: String, problem: String) async throws {
             let directory = DataDirectory()
             defer { directory.remove() }
-            try await TestServer.with(configure: Self.durable(directory)) { server in
-                let client = try TestHTTPClient(port: server.port)
-                defer { client.close() }
-                for _ in 0..<3 { _ = try Self.post(client, "counter", #"{"type":"increment"}"#) }
-            }
-            let connection = try Connection(path: directory.database, readOnly: false)
-            try connection.execute(tamper)
-            connection.close()
-            let error = Self.startError(directory, .init(name: "counter", reducer: "Counter"))
+            let error = try await Self.startErrorAfterThreeActions(directory, tampering: tamper)
             let line = error ?? "it started"
             #expect(
                 error != nil && line.contains(directory.database) && line.contains("store counter")

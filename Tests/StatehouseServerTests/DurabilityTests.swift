@@ -253,36 +253,25 @@ extension ServerTests {
             return Self.startError(directory, .init(name: "counter", reducer: "Counter"))
         }
 
+        /// The start stops with one line naming the file, the store and what is wrong. The version cases were found
+        /// with the `journal` fuzz target (its seeds `version-negative*` and `snapshot-only-newest` trap or break a check
+        /// before the fix): a snapshot at -1 (read as UInt64.max) trapped the start, a snapshot past the journal's end
+        /// was silently skipped, and a version stored as text was read as 0 (the error named a wrong gap).
         @Test(arguments: [
-            ("UPDATE snapshots SET state = '{\"count\":\"many\"}'", "version 0", "snapshot"),
-            ("UPDATE journal SET action = '{\"jump\":{}}' WHERE version = 2", "version 2", "action"),
+            ("UPDATE snapshots SET state = '{\"count\":\"many\"}'", ["version 0", "snapshot"]),
+            ("UPDATE journal SET action = '{\"jump\":{}}' WHERE version = 2", ["version 2", "action"]),
+            ("UPDATE snapshots SET version = -1", ["snapshot version", "damaged"]),
+            ("UPDATE journal SET version = 'three' WHERE version = 3", ["journal version", "damaged"]),
+            ("INSERT INTO snapshots VALUES (1, 10, '{\"count\":10}', 0)", ["journal ends at version 3", "damaged"]),
         ])
-        func aSnapshotOrActionTheReducerCannotReadStopsTheStart(tamper: String, version: String, what: String) async throws {
+        func aDatabaseTheStartCannotReadStopsIt(tamper: String, mentions: [String]) async throws {
             let directory = DataDirectory()
             defer { directory.remove() }
             let error = try await Self.startErrorAfterThreeActions(directory, tampering: tamper)
             let line = error ?? "it started"
             #expect(
                 error != nil && line.contains(directory.database) && line.contains("store counter")
-                    && line.contains(version) && line.contains(what) && !line.contains("\n"), "\(line)")
-        }
-
-        /// Found with the `journal` fuzz target (its seeds `version-negative*` and `snapshot-only-newest` trap or break
-        /// a check before the fix): a snapshot at -1 (read as UInt64.max) trapped the start, and a snapshot past the
-        /// journal's end was silently skipped. A version stored as text was read as 0 (the error named a wrong gap).
-        @Test(arguments: [
-            ("UPDATE snapshots SET version = -1", "snapshot version"),
-            ("UPDATE journal SET version = 'three' WHERE version = 3", "journal version"),
-            ("INSERT INTO snapshots VALUES (1, 10, '{\"count\":10}', 0)", "journal ends at version 3"),
-        ])
-        func aVersionOutOfPlaceStopsTheStart(tamper: String, problem: String) async throws {
-            let directory = DataDirectory()
-            defer { directory.remove() }
-            let error = try await Self.startErrorAfterThreeActions(directory, tampering: tamper)
-            let line = error ?? "it started"
-            #expect(
-                error != nil && line.contains(directory.database) && line.contains("store counter")
-                    && line.contains(problem) && line.contains("damaged") && !line.contains("\n"), "\(line)")
+                    && mentions.allSatisfy(line.contains) && !line.contains("\n"), "\(line)")
         }
 
         @Test func aStoreWhoseReducerChangedStopsTheStart() async throws {

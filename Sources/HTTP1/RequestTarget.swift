@@ -48,10 +48,10 @@ struct RequestTarget {
         // Characters those would be one grapheme cluster with it.
         let bytes = target.utf8
         if bytes.first == UInt8(ascii: "/") { return Substring(target) }
-        let schemeLength: Int
-        if Self.starts(bytes, with: "http://") {
+        let schemeLength: Int  // schemes compare without case (RFC 9110 §4.2.3)
+        if asciiCaseInsensitiveEqual(bytes.prefix(7), "http://".utf8) {
             schemeLength = 7
-        } else if Self.starts(bytes, with: "https://") {
+        } else if asciiCaseInsensitiveEqual(bytes.prefix(8), "https://".utf8) {
             schemeLength = 8
         } else {
             return Substring(target)
@@ -60,19 +60,6 @@ struct RequestTarget {
         guard let slash = bytes[afterScheme...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
         else { return "/" }
         return bytes[slash] == UInt8(ascii: "?") ? Substring("/" + target[slash...]) : target[slash...]
-    }
-
-    /// Whether `bytes` start with `prefix` (lowercase ASCII), ignoring ASCII case (RFC 9110 §4.2.3: schemes).
-    private static func starts(_ bytes: String.UTF8View, with prefix: StaticString) -> Bool {
-        var index = bytes.startIndex
-        for expected in UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount) {
-            guard index != bytes.endIndex else { return false }
-            let byte = bytes[index]
-            guard byte == expected || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) && byte | 0x20 == expected
-            else { return false }
-            bytes.formIndex(after: &index)
-        }
-        return true
     }
 }
 

@@ -108,7 +108,7 @@ private func agree<T: Decodable & Equatable>(_ type: T.Type, _ text: [UInt8], _ 
     case (.failure, .failure): same = !exact || ours == theirs
     default: same = ours == theirs
     }
-    fuzzCheck(same, "\(T.self) from \(show(text)): ours \(ours), Foundation \(theirs)")
+    fuzzCheck(same, "\(T.self) from \(fuzzShow(text)): ours \(ours), Foundation \(theirs)")
     let fromBytes = outcome { try JSONValueDecoder().decode(type, from: text) }
     fuzzCheck(fromBytes == ours, "\(T.self) from bytes \(fromBytes), from the value \(ours)")
 }
@@ -169,9 +169,11 @@ private func checkAction<Action: Codable & Equatable & Sendable>(_: Action.Type,
     guard let fsa = FluxStandardActionEncoding.encode(action) else {
         return fuzzCheck(false, "\(action) does not write as an FSA")
     }
-    guard let parsed = try? JSONValue(parsing: fsa) else { return fuzzCheck(false, "the FSA \(show(fsa)) is not JSON") }
+    guard let parsed = try? JSONValue(parsing: fsa) else {
+        return fuzzCheck(false, "the FSA \(fuzzShow(fsa)) is not JSON")
+    }
     let back = outcome { try FluxStandardAction<Action>.decode(parsed) }
-    fuzzCheck(back == .value(action), "the FSA \(show(fsa)) of \(action) decodes to \(back)")
+    fuzzCheck(back == .value(action), "the FSA \(fuzzShow(fsa)) of \(action) decodes to \(back)")
 }
 
 // MARK: - States
@@ -190,13 +192,12 @@ private func checkState<State: Codable & Equatable>(_: State.Type, _ value: JSON
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         foundation = try encoder.encode(state)
     } catch {
-        return fuzzCheck(false, "Foundation cannot encode \(state), which JSONBytesEncoder wrote as \(show(encoded))")
+        return fuzzCheck(
+            false, "Foundation cannot encode \(state), which JSONBytesEncoder wrote as \(fuzzShow(encoded))")
     }
     let ours = try? JSONValue(parsing: encoded)
     fuzzCheck(ours != nil && ours == (try? JSONValue(parsing: Array(foundation))),
-        "\(State.self): ours \(show(encoded)), Foundation \(show(Array(foundation)))")
+        "\(State.self): ours \(fuzzShow(encoded)), Foundation \(fuzzShow(Array(foundation)))")
     let back = try? JSONValueDecoder().decode(State.self, from: encoded)
-    fuzzCheck(back == state, "\(show(encoded)) decodes to \(String(describing: back)), not \(state)")
+    fuzzCheck(back == state, "\(fuzzShow(encoded)) decodes to \(String(describing: back)), not \(state)")
 }
-
-private func show(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self).debugDescription }

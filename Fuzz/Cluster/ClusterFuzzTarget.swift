@@ -44,20 +44,18 @@ public func fuzzCluster(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes.prefix(300), as: UTF8.self).debugDescription }
-
 private func checkMessage(_ bytes: [UInt8]) {
     guard let message = ClusterMessage(bytes) else { return }
     let encoded = message.encoded
     guard let again = ClusterMessage(encoded) else {
-        return fuzzCheck(false, "a message's encoding does not parse: \(text(encoded))")
+        return fuzzCheck(false, "a message's encoding does not parse: \(fuzzShow(encoded))")
     }
-    fuzzCheck(again.encoded == encoded, "a message changed on a round trip: \(text(encoded))")
+    fuzzCheck(again.encoded == encoded, "a message changed on a round trip: \(fuzzShow(encoded))")
     switch (message, again) {
     case (.forward(let a), .forward(let b)):
         fuzzCheck(a.actions == b.actions && a.from == b.from && a.store == b.store && a.ref == b.ref && a.key == b.key
                   && a.fingerprint == b.fingerprint && a.reset == b.reset && a.settleTimeoutMs == b.settleTimeoutMs,
-                  "a forward changed on a round trip: \(text(encoded))")
+                  "a forward changed on a round trip: \(fuzzShow(encoded))")
         if let ms = a.settleTimeoutMs { fuzzCheck((0...ActionWait.maxTimeoutMs).contains(ms), "settle timeout \(ms)") }
     case (.answer(let refA, let a), .answer(let refB, let b)):
         fuzzCheck(refA == refB, "an answer's ref changed")
@@ -68,10 +66,10 @@ private func checkMessage(_ bytes: [UInt8]) {
             fuzzCheck(sx == sy && cx == cy && mx == my, "a refusal changed")
             fuzzCheck((400...599).contains(sx), "a refusal with status \(sx)")
         case (.moved, .moved): break
-        default: fuzzCheck(false, "an answer changed kind: \(text(encoded))")
+        default: fuzzCheck(false, "an answer changed kind: \(fuzzShow(encoded))")
         }
     default:
-        fuzzCheck(false, "a message changed kind: \(text(encoded))")
+        fuzzCheck(false, "a message changed kind: \(fuzzShow(encoded))")
     }
 }
 
@@ -80,12 +78,12 @@ private func checkChanges(_ bytes: [UInt8]) {
     fuzzCheck(changes.rows.reduce(0) { $0 + $1.action.count } <= bytes.count, "rows longer than the message")
     let encoded = changes.encoded
     guard let again = ClusterChanges(encoded) else {
-        return fuzzCheck(false, "a changes message's encoding does not parse: \(text(encoded))")
+        return fuzzCheck(false, "a changes message's encoding does not parse: \(fuzzShow(encoded))")
     }
     fuzzCheck(again.lease == changes.lease && again.token == changes.token, "lease or token changed")
     fuzzCheck(again.rows.count == changes.rows.count, "the row count changed")
     for (a, b) in zip(changes.rows, again.rows) {
-        fuzzCheck(a.version == b.version && a.origin == b.origin && a.action == b.action, "a row changed: \(text(encoded))")
+        fuzzCheck(a.version == b.version && a.origin == b.origin && a.action == b.action, "a row changed: \(fuzzShow(encoded))")
     }
     fuzzCheck(again.encoded == encoded, "the encoding is not a fixed point")
 }
@@ -95,17 +93,17 @@ private func checkEvent(_ bytes: [UInt8]) {
     fuzzCheck((try? JSONValue(parsing: event.fsa))?.objectValue != nil, "an event that is not a JSON object")
     let encoded = event.encoded
     guard let again = ClusterEvent(encoded) else {
-        return fuzzCheck(false, "an event's encoding does not parse: \(text(encoded))")
+        return fuzzCheck(false, "an event's encoding does not parse: \(fuzzShow(encoded))")
     }
     fuzzCheck(again.lease == event.lease && again.fsa == event.fsa, "an event changed on a round trip")
     // A changes message is never read as an event, nor an event as committed rows.
-    fuzzCheck(ClusterChanges(encoded) == nil, "an event reads as committed rows: \(text(encoded))")
+    fuzzCheck(ClusterChanges(encoded) == nil, "an event reads as committed rows: \(fuzzShow(encoded))")
 }
 
 private func checkChannel(_ bytes: [UInt8]) {
     guard let name = StoreKeys.store(changesChannel: bytes) else { return }
     if String(validating: bytes, as: UTF8.self) != nil {
-        fuzzCheck(StoreKeys(name).changes == bytes, "channel \(text(bytes)) read as store \(name.debugDescription)")
+        fuzzCheck(StoreKeys(name).changes == bytes, "channel \(fuzzShow(bytes)) read as store \(name.debugDescription)")
     }
 }
 
@@ -190,7 +188,7 @@ private func checkView<R: ServableReducer>(_ type: R.Type, _ bytes: [UInt8]) {
     fuzzCheck(view.version == (rows.last?.version ?? base.version), "the view is at \(view.version)")
     let json = TypedStore<R>.encode(view.state)
     guard let back = try? JSONValueDecoder().decode(R.State.self, from: json) else {
-        return fuzzCheck(false, "the view's state does not decode: \(text(json))")
+        return fuzzCheck(false, "the view's state does not decode: \(fuzzShow(json))")
     }
-    fuzzCheck(TypedStore<R>.encode(back) == json, "the view's state changed on a round trip: \(text(json))")
+    fuzzCheck(TypedStore<R>.encode(back) == json, "the view's state changed on a round trip: \(fuzzShow(json))")
 }

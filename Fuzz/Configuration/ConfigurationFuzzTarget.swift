@@ -32,11 +32,11 @@ public func fuzzConfiguration(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
         case (.success(let first), .success(let second)):
             fuzzCheck(first.stores.map(Store.init) == second.stores.map(Store.init) && first.port == second.port
                 && first.limits == second.limits,
-                "\(show(variant)) gives other stores or values than \(show(bytes))")
+                "\(fuzzShow(variant)) gives other stores or values than \(fuzzShow(bytes))")
         case (.failure, .failure):
             break
         default:
-            fuzzCheck(false, "\(show(bytes)) and \(show(variant)) are not both accepted or refused: \(outcome), \(again)")
+            fuzzCheck(false, "\(fuzzShow(bytes)) and \(fuzzShow(variant)) are not both accepted or refused: \(outcome), \(again)")
         }
     }
     return 0
@@ -97,5 +97,3 @@ private func reversed(_ value: JSONValue) -> JSONValue {
     default: return value
     }
 }
-
-private func show(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self).debugDescription }

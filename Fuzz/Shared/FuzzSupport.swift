@@ -25,3 +25,8 @@ func fuzzSplits(seed: UInt8, count: Int) -> [Range<Int>] {
 func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
     if !condition { fatalError("fuzz invariant broken: \(message())", file: file, line: line) }
 }
+
+/// `bytes` as text for a failure message: UTF-8 (invalid bytes repaired), escaped to one line.
+func fuzzShow(_ bytes: some Collection<UInt8>) -> String {
+    String(decoding: bytes, as: UTF8.self).debugDescription
+}

@@ -1,7 +1,8 @@
 // libFuzzer target for what the server reads from a request before any store sees it: action bodies (`POST
 // /stores/{name}/actions`, one Flux Standard Action or a batch), WebSocket client messages (`/ws` and a store's
 // socket), request-targets (route and store-name matching, query parameters of every endpoint) and SSE's
-// `Last-Event-ID`. Linked with the StatehouseServer and DemoReducers modules by scripts/fuzz.
+// `Last-Event-ID`. Linked with the StatehouseServer and DemoReducers modules by scripts/fuzz, and StatehouseClient for
+// its percent-encoder (what the client and CLI write, the server must read back).
 //
 // Input: byte 0 picks the mode (its value mod 3) and byte 1 the demo reducer (mod 4: Counter, TodoList, Search,
 // Ticker); the rest is the text. Every error must be an ``APIError`` with a code of `APIError.allCodes`, a 4xx status,
@@ -23,7 +24,9 @@
 @testable import HTTP1
 @testable import JSON
 @testable import Statehouse
+@testable import StatehouseClient
 @testable import StatehouseServer
+@testable import WebSocket
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWire(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -69,9 +72,9 @@ private func checkBody<R: ServableReducer>(_ body: [UInt8], _ reducer: R.Type) w
                 return fuzzCheck(false, "\(action) does not write as an FSA")
             }
             guard case .success(let back) = prepared(fsa, reducer, DecodedActions<R.Action>()) else {
-                return fuzzCheck(false, "the FSA \(text(fsa)) of \(action) does not decode")
+                return fuzzCheck(false, "the FSA \(fuzzShow(fsa)) of \(action) does not decode")
             }
-            fuzzCheck(back == [action], "the FSA \(text(fsa)) decodes to \(back), not \(action)")
+            fuzzCheck(back == [action], "the FSA \(fuzzShow(fsa)) decodes to \(back), not \(action)")
         }
     case (.failure(let error), .failure(let again)):
         fuzzCheck(error == again, "a second decoding fails otherwise: \(error) then \(again)")
@@ -134,7 +137,7 @@ private func checkRequestTarget(_ input: [UInt8]) {
     let lastEventID = line.count > 1 ? String(decoding: line[1], as: UTF8.self) : nil
     guard let space = requestLine.firstIndex(of: 0x20) else { return }
     // llhttp delivers only the methods it knows: tokens (RFC 9110 §9.1), never control characters.
-    guard requestLine[..<space].allSatisfy(isTokenCharacter) else { return }
+    guard requestLine[..<space].allSatisfy(WebSocketClientHandshake.isTokenByte) else { return }
     let method = String(decoding: requestLine[..<space], as: UTF8.self)
     let targetBytes = Array(requestLine[(space + 1)...])
     let target = targetBytes.withUnsafeBufferPointer { RequestTarget(bytes: $0) }
@@ -166,7 +169,7 @@ private func checkRoute(method: String, path: String) {
     let segments = Array(path.utf8).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         .map { String(decoding: $0, as: UTF8.self) }
     guard segments.count >= 3 else { return fuzzCheck(false, "store route \(route) from \(path.debugDescription)") }
-    let encoded = percentEncoded(name)
+    let encoded = HTTPExchange.percentEncoded(name)
     let rebuilt = ([segments[0], segments[1], encoded] + segments.dropFirst(3)).joined(separator: "/")
     let reread = try? Route.match(method: method, path: rebuilt)
     fuzzCheck(reread == route, "\(rebuilt.debugDescription) matches \(String(describing: reread)), not \(route)")
@@ -191,7 +194,7 @@ private func checkQuery(_ query: QueryParameters, lastEventID: String?) {
     let names = query.unknown([])
     let token = query.accessToken.map { [(name: "access_token", value: $0)] } ?? []
     let pairs = names.map { (name: $0, value: query[$0] ?? "") } + token
-    let encoded = pairs.map { percentEncoded($0.name) + "=" + percentEncoded($0.value) }
+    let encoded = pairs.map { HTTPExchange.percentEncoded($0.name) + "=" + HTTPExchange.percentEncoded($0.value) }
     let reread = QueryParameters(encoded.joined(separator: "&"))
     fuzzCheck(reread.unknown([]) == names && names.allSatisfy { reread[$0] == query[$0] }
         && reread.accessToken == query.accessToken,
@@ -220,34 +223,4 @@ private func checkQuery(_ query: QueryParameters, lastEventID: String?) {
     } catch {
         fuzzCheckAPIError(error, statuses: [400], codes: invalidQuery)
     }
-}
-
-private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self).debugDescription }
-
-/// Every byte of `text` but the unreserved ones as `%XX` (RFC 3986 §2.1).
-private func percentEncoded(_ text: String) -> String {
-    text.utf8.map { byte in isUnreserved(byte) ? String(UnicodeScalar(byte)) : "%" + hex(byte) }.joined()
-}
-
-/// RFC 9110 §5.6.2 tchar.
-private func isTokenCharacter(_ byte: UInt8) -> Bool {
-    isUnreserved(byte) || Array("!#$%&'*+^`|".utf8).contains(byte)
-}
-
-/// RFC 3986 §2.3: ALPHA / DIGIT / "-" / "." / "_" / "~".
-private func isUnreserved(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"):
-        true
-    case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-        true
-    default:
-        false
-    }
-}
-
-private func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
 }
